@@ -1,0 +1,80 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// Strictness shared by every Swift target.
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "lightshow",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "lightshow", targets: ["lightshow"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
+    ],
+    targets: [
+        // C libraries, each behind a system-library target.
+        .systemLibrary(name: "CFFTW", pkgConfig: "fftw3f", providers: [.apt(["libfftw3-dev"])]),
+        .systemLibrary(name: "CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
+        .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+
+        // Pure core: maths, models, state machine, layout, scene. No I/O.
+        .target(name: "LightShowCore", swiftSettings: strict),
+        // TOML → validated Configuration.
+        .target(
+            name: "LightShowConfig",
+            dependencies: ["LightShowCore", .product(name: "TOMLKit", package: "TOMLKit")],
+            swiftSettings: strict
+        ),
+        // FFTW plans and spectrum → band energies → levels.
+        .target(name: "LightShowAnalysis", dependencies: ["LightShowCore", "CFFTW"], swiftSettings: strict),
+        // Audio sources: ALSA capture, files, raw PCM fifo/stdin, demo synth.
+        .target(
+            name: "LightShowAudio",
+            dependencies: ["LightShowCore", "CSndfile", "CALSA", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+        // Framebuffer, rasterizer, PNG and terminal encoders.
+        .target(name: "LightShowRender", dependencies: ["LightShowCore"], swiftSettings: strict),
+        // Long-running services: engine, control socket, sd_notify, MPD client, recorder.
+        .target(
+            name: "LightShowDaemon",
+            dependencies: [
+                "LightShowCore", "LightShowConfig", "LightShowAnalysis", "LightShowAudio", "LightShowRender",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict
+        ),
+        // Thin command line: one file per subcommand.
+        .executableTarget(
+            name: "lightshow",
+            dependencies: [
+                "LightShowCore", "LightShowConfig", "LightShowAnalysis", "LightShowAudio", "LightShowRender",
+                "LightShowDaemon",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+
+        // Helpers shared by the test targets: signal generators, temp dirs, running the real executable.
+        .target(name: "TestSupport", dependencies: ["LightShowCore"], path: "Tests/TestSupport"),
+        .testTarget(name: "LightShowCoreTests", dependencies: ["LightShowCore", "TestSupport"]),
+        .testTarget(name: "LightShowConfigTests", dependencies: ["LightShowConfig", "TestSupport"]),
+        .testTarget(name: "LightShowAnalysisTests", dependencies: ["LightShowAnalysis", "TestSupport"]),
+        .testTarget(name: "LightShowAudioTests", dependencies: ["LightShowAudio", "TestSupport"]),
+        .testTarget(name: "LightShowRenderTests", dependencies: ["LightShowRender", "TestSupport"]),
+        .testTarget(name: "LightShowDaemonTests", dependencies: ["LightShowDaemon", "TestSupport"]),
+        // Runs the built `lightshow` executable end to end.
+        .testTarget(name: "IntegrationTests", dependencies: ["TestSupport"]),
+    ]
+)

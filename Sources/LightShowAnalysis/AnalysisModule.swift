@@ -1,0 +1,1 @@
+// FFTW spectrum → band energies → levels. See BandAnalyzer.

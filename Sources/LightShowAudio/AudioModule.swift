@@ -1,0 +1,1 @@
+// Audio sources. Each reads on its own thread and hands SampleBlocks onward.

@@ -1,0 +1,1 @@
+// Reads TOML into `LightShowCore.Configuration` and validates it. See ConfigurationLoader.

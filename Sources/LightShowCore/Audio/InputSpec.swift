@@ -1,0 +1,65 @@
+/// Where audio comes from, as written after `--input` or in `[input] source`.
+public enum InputSpec: Equatable, Sendable, Hashable, CustomStringConvertible {
+    case alsa(device: String)
+    case file(path: String)
+    case fifo(path: String)
+    case stdin
+    case demo
+
+    public static let expectedSyntax = "alsa:DEVICE, file:PATH, fifo:PATH, stdin (or -), demo, or a path to an audio file"
+
+    /// Parses a SPEC. A bare string that matches no scheme is a file path. Nil only for an empty or scheme-only spec.
+    public init?(parsing text: String) {
+        func rest(after prefix: String) -> String? {
+            guard text.hasPrefix(prefix) else { return nil }
+            let value = String(text.dropFirst(prefix.count))
+            return value
+        }
+        if text.isEmpty { return nil }
+        if text == "-" || text == "stdin" { self = .stdin; return }
+        if text == "demo" { self = .demo; return }
+        if let device = rest(after: "alsa:") {
+            guard !device.isEmpty else { return nil }
+            self = .alsa(device: device)
+            return
+        }
+        if let path = rest(after: "file:") {
+            guard !path.isEmpty else { return nil }
+            self = .file(path: path)
+            return
+        }
+        if let path = rest(after: "fifo:") {
+            guard !path.isEmpty else { return nil }
+            self = .fifo(path: path)
+            return
+        }
+        self = .file(path: text)
+    }
+
+    public var description: String {
+        switch self {
+        case .alsa(let device): "alsa:\(device)"
+        case .file(let path): "file:\(path)"
+        case .fifo(let path): "fifo:\(path)"
+        case .stdin: "stdin"
+        case .demo: "demo"
+        }
+    }
+
+    /// True for inputs that arrive in real time (live capture, pipes, the demo).
+    public var isLive: Bool {
+        if case .file = self { return false }
+        return true
+    }
+
+    /// The title shown when nothing better (MPD) is known.
+    public var defaultTitle: String {
+        switch self {
+        case .alsa(let device): device
+        case .file(let path): path.split(separator: "/").last.map(String.init) ?? path
+        case .fifo(let path): path.split(separator: "/").last.map(String.init) ?? path
+        case .stdin: "stdin"
+        case .demo: "Demo"
+        }
+    }
+}

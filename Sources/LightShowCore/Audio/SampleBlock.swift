@@ -1,0 +1,47 @@
+/// A run of interleaved float samples (−1…1) handed from a source to the analyzer.
+public struct SampleBlock: Sendable {
+    /// Interleaved samples, `frameCount * channels` of them.
+    public var samples: [Float]
+    public var channels: Int
+    public var sampleRate: Int
+    /// Index of the first frame counted from the start of the input; gives each block its place on the audio timeline.
+    public var startFrame: Int64
+    /// Monotonic time (nanoseconds, `CLOCK_MONOTONIC`) when the newest sample was captured; nil for offline input.
+    public var captureTimeNanoseconds: UInt64?
+
+    public init(samples: [Float], channels: Int, sampleRate: Int, startFrame: Int64, captureTimeNanoseconds: UInt64? = nil) {
+        precondition(channels > 0 && samples.count % channels == 0, "samples must hold whole frames")
+        self.samples = samples
+        self.channels = channels
+        self.sampleRate = sampleRate
+        self.startFrame = startFrame
+        self.captureTimeNanoseconds = captureTimeNanoseconds
+    }
+
+    public var frameCount: Int { samples.count / channels }
+
+    /// Audio time (seconds from the start of the input) just after the last frame.
+    public var endTime: Double { Double(startFrame + Int64(frameCount)) / Double(sampleRate) }
+
+    /// Averages the channels into `output` (cleared first); analysis runs on mono.
+    public func downmix(into output: inout [Float]) {
+        output.removeAll(keepingCapacity: true)
+        if channels == 1 {
+            output.append(contentsOf: samples)
+            return
+        }
+        output.reserveCapacity(frameCount)
+        let scale = 1 / Float(channels)
+        samples.withUnsafeBufferPointer { buffer in
+            var index = 0
+            for _ in 0..<frameCount {
+                var sum: Float = 0
+                for _ in 0..<channels {
+                    sum += buffer[index]
+                    index += 1
+                }
+                output.append(sum * scale)
+            }
+        }
+    }
+}

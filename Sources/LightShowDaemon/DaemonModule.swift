@@ -1,0 +1,1 @@
+// Long-running services: engine, control socket, sd_notify, MPD client.

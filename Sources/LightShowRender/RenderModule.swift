@@ -1,0 +1,1 @@
+// Framebuffer, rasterizer, PNG and terminal encoders.

@@ -1,0 +1,6 @@
+import Testing
+
+// Tests for LightShowConfig live beside this file.
+@Suite struct LightShowConfigTestsModule {
+    @Test func moduleBuilds() { #expect(Bool(true)) }
+}

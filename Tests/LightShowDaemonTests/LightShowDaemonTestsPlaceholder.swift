@@ -1,0 +1,6 @@
+import Testing
+
+// Tests for LightShowDaemon live beside this file.
+@Suite struct LightShowDaemonTestsModule {
+    @Test func moduleBuilds() { #expect(Bool(true)) }
+}

@@ -1,0 +1,63 @@
+import Foundation
+
+/// Runs the real `lightshow` executable built next to the tests.
+public enum LightshowProcess {
+    public struct Result: Sendable {
+        public var status: Int32
+        public var stdout: String
+        public var stderr: String
+    }
+
+    /// The executable under test: `$LIGHTSHOW_BIN`, else the one SwiftPM built beside the test bundle.
+    public static var executableURL: URL {
+        if let path = ProcessInfo.processInfo.environment["LIGHTSHOW_BIN"] {
+            return URL(fileURLWithPath: path)
+        }
+        // The test bundle lives in the build products directory, next to the executable.
+        let products = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for candidate in [products, products.deletingLastPathComponent()] {
+            let url = candidate.appendingPathComponent("lightshow")
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+        }
+        let packageRoot = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return packageRoot.appendingPathComponent(".build/debug/lightshow")
+    }
+
+    /// Runs `lightshow arguments…` to completion, feeding `stdin` if given, and returns its status and output.
+    public static func run(
+        _ arguments: [String],
+        stdin: Data? = nil,
+        environment: [String: String] = [:]
+    ) throws -> Result {
+        let process = Process()
+        process.executableURL = executableURL
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        let input = Pipe()
+        process.standardInput = stdin == nil ? FileHandle.nullDevice : input
+        try process.run()
+        // Drain both pipes concurrently so a chatty child can't block on a full pipe.
+        nonisolated(unsafe) var outData = Data()
+        nonisolated(unsafe) var errData = Data()
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) { outData = out.fileHandleForReading.readDataToEndOfFile() }
+        DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
+        if let stdin {
+            input.fileHandleForWriting.write(stdin)
+            try? input.fileHandleForWriting.close()
+        }
+        process.waitUntilExit()
+        group.wait()
+        return Result(
+            status: process.terminationStatus,
+            stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self)
+        )
+    }
+}
