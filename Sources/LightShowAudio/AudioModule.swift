@@ -1,1 +1,0 @@
-// Audio sources. Each reads on its own thread and hands SampleBlocks onward.
