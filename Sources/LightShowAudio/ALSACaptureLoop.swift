@@ -46,10 +46,7 @@ struct ALSACaptureLoop: Sendable {
             }
         }
         device = nil
-        recorder.update {
-            $0.state = .finished
-            $0.droppedBlocks = channel.droppedBlocks
-        }
+        recorder.update { $0.state = .finished }
         channel.finish()
     }
 

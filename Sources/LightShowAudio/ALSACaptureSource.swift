@@ -47,8 +47,8 @@ public final class ALSACaptureSource: AudioSource {
     }
 
     public func blocks() -> AsyncThrowingStream<SampleBlock, any Error> {
-        // Live audio never waits for a slow consumer: the oldest queued blocks give way (about 0.7 s is kept).
-        let channel = BlockChannel(capacity: 128, overflow: .dropOldest)
+        // About 170 ms may queue for a slow consumer; past that the device overruns and restarts fresh.
+        let channel = BlockChannel(capacity: 32)
         guard let handle = opened.withLock({ current in defer { current = nil }; return current }) else {
             channel.finish(throwing: LightShowError("input \(spec) is already being read", exitStatus: .usage))
             return channel.makeStream()

@@ -6,28 +6,23 @@ import LightShowCore
 /// Hands sample blocks from a reader thread to an async consumer.
 ///
 /// The reader blocks (it runs on its own thread); the consumer suspends and never blocks the cooperative pool.
-/// A file reader waits when the consumer falls behind (`.wait`), so memory stays bounded; a live capture drops the
-/// oldest queued block instead (`.dropOldest`), so the consumer always gets fresh audio and the device never stalls.
+/// When `capacity` blocks wait unread, the reader waits too, so memory stays bounded; a live capture that waits
+/// too long overruns its device, which recovers and resumes with fresh audio rather than queueing stale audio.
 /// When the consumer's stream is cancelled or released, `isClosed` turns true and `send` returns false.
 final class BlockChannel: @unchecked Sendable {
-    enum Overflow: Sendable { case wait, dropOldest }
-
     private let capacity: Int
-    private let overflow: Overflow
     // Guarded by `mutex`.
     private var queue: [SampleBlock] = []
     private var head = 0
     private var ending: Result<Void, any Error>?
     private var closed = false
     private var waiter: CheckedContinuation<SampleBlock?, any Error>?
-    private(set) var droppedBlocks = 0
 
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let spaceAvailable = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 
-    init(capacity: Int, overflow: Overflow) {
+    init(capacity: Int) {
         self.capacity = max(1, capacity)
-        self.overflow = overflow
         pthread_mutex_init(mutex, nil)
         pthread_cond_init(spaceAvailable, nil)
     }
@@ -64,13 +59,7 @@ final class BlockChannel: @unchecked Sendable {
                 return true
             }
             if queue.count - head < capacity { break }
-            switch overflow {
-            case .wait:
-                pthread_cond_wait(spaceAvailable, mutex)
-            case .dropOldest:
-                head += 1
-                droppedBlocks += 1
-            }
+            pthread_cond_wait(spaceAvailable, mutex)
         }
         compact()
         queue.append(block)

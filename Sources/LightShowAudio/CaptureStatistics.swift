@@ -14,8 +14,6 @@ public struct CaptureStatistics: Sendable, Equatable {
     public var losses = 0
     /// Times a lost device was opened again and capture resumed.
     public var reopens = 0
-    /// Blocks dropped because the consumer fell behind a live input.
-    public var droppedBlocks = 0
     /// Frames of real audio delivered (not counting silence filled in while the device was lost).
     public var framesDelivered: Int64 = 0
     /// `CLOCK_MONOTONIC` nanoseconds when real audio last arrived; nil before the first. The watchdog's pulse.

@@ -23,7 +23,7 @@ public final class DemoSource: AudioSource {
     }
 
     public func blocks() -> AsyncThrowingStream<SampleBlock, any Error> {
-        let channel = BlockChannel(capacity: 8, overflow: .wait)
+        let channel = BlockChannel(capacity: 8)
         let (paced, total, recorder) = (isLive, totalFrames, recorder)
         // 5 ms blocks in real time, like a capture period; larger ones offline.
         let blockFrames = paced ? DemoSynth.sampleRate / 200 : 4_800

@@ -44,9 +44,9 @@ public struct DemoSynth: Sendable {
         let chord = bar == 7 ? 0 : Self.chord(bar: bar, beatInBar: beatInBar, sinceBeat: sinceBeat, t: t)
         let hat = bar == 4 ? 0 : Self.hat(index: index, t: t, beatInBar: beatInBar)
 
-        let left = 0.7 * kick + 0.6 * chord + 0.4 * hat
-        let right = 0.7 * kick + 0.4 * chord + 0.6 * hat
-        return (Float(left), Float(right))
+        let left = 0.35 * kick + 0.6 * chord + 0.4 * hat
+        let right = 0.35 * kick + 0.4 * chord + 0.6 * hat
+        return (Float(max(-1, min(1, left))), Float(max(-1, min(1, right))))
     }
 
     /// A sine that sweeps from 120 Hz down to 45 Hz, with a 1 ms fade-in so the attack doesn't click into the treble.
@@ -68,7 +68,7 @@ public struct DemoSynth: Sendable {
                 sum += sin(2 * Double.pi * frequency * Double(harmonic) * t) / Double(harmonic)
             }
         }
-        return sum * envelope * 0.12
+        return sum * envelope * 0.16
     }
 
     /// Hashed white noise through a second difference (a high-pass), on every eighth note; an open hat before beat 1.
@@ -76,11 +76,11 @@ public struct DemoSynth: Sendable {
         let eighth = beat / 2
         let sinceHit = t.truncatingRemainder(dividingBy: eighth)
         let isOpen = beatInBar == 3 && t.truncatingRemainder(dividingBy: beat) >= eighth
-        let decay = isOpen ? 0.12 : 0.025
+        let decay = isOpen ? 0.15 : 0.04
         let offBeat = t.truncatingRemainder(dividingBy: beat) >= eighth
         let envelope = min(1, sinceHit / 0.0005) * exp(-sinceHit / decay) * (offBeat ? 1 : 0.6)
         let highPassed = noise(index) - 2 * noise(index - 1) + noise(index - 2)
-        return highPassed * 0.25 * envelope
+        return highPassed * 0.6 * envelope
     }
 
     /// Deterministic noise in −1…1 from the frame index (splitmix64).

@@ -33,7 +33,7 @@ public final class FileSource: AudioSource {
     }
 
     public func blocks() -> AsyncThrowingStream<SampleBlock, any Error> {
-        let channel = BlockChannel(capacity: 8, overflow: .wait)
+        let channel = BlockChannel(capacity: 8)
         let (file, spec, rate, channels, paced, recorder) = (file, spec, sampleRate, channels, paced, recorder)
         // Paced playback hands over 5 ms at a time for low latency; offline reading takes big gulps.
         let blockFrames = paced ? max(64, rate / 200) : 4096

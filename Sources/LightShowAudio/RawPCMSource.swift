@@ -29,7 +29,7 @@ public final class RawPCMSource: AudioSource {
     }
 
     public func blocks() -> AsyncThrowingStream<SampleBlock, any Error> {
-        let channel = BlockChannel(capacity: 64, overflow: .wait)
+        let channel = BlockChannel(capacity: 64)
         let (path, spec, format, recorder) = (path, spec, format, recorder)
         // About 5 ms of audio per read keeps the hand-off latency low; read(2) returns less when less has arrived.
         let readBytes = max(1, format.sampleRate / 200) * format.bytesPerFrame
