@@ -32,6 +32,18 @@ import TestSupport
         #expect(try await client.readText() == #"{"id":null,"ok":true,"result":{"state":"playing"}}"#)
     }
 
+    @Test func halfClosedClientGetsItsRepliesThenEndOfStream() async throws {
+        let fixture = try ServerFixture()
+        let client = try await fixture.client()
+        // The last line has no newline: end of input ends it.
+        try await client.send(#"{"id":1,"cmd":"pause"}"# + "\n" + #"{"id":2,"cmd":"status"}"#)
+        try await client.finishSending()
+        #expect(try await client.readText() == #"{"id":1,"ok":true,"result":{"state":"paused"}}"#)
+        #expect(try await client.readText() == #"{"id":2,"ok":true,"result":{"state":"paused"}}"#)
+        #expect(try await client.readLine() == nil)
+        #expect(await eventually { fixture.server.connectionCounts.clients == 0 })
+    }
+
     static let malformed: [(String, String)] = [
         ("hello", #"{"id":null,"ok":false,"error":"invalid JSON at byte 1: expected a value"}"#),
         ("[1,2]", #"{"id":null,"ok":false,"error":"expected a JSON object like {\"id\":1,\"cmd\":\"status\"}"}"#),

@@ -65,6 +65,10 @@ final class AsyncClient: @unchecked Sendable {
         try await perform { try $0!.readLine().map { String(decoding: $0, as: UTF8.self) } }
     }
 
+    func finishSending() async throws {
+        try await perform { $0!.finishSending() }
+    }
+
     func readLine() async throws -> [UInt8]? {
         try await perform { try $0!.readLine() }
     }

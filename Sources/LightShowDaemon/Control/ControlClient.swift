@@ -57,6 +57,11 @@ public final class ControlClient {
         }
     }
 
+    /// Tells the server nothing more will be sent; replies still arrive.
+    public func finishSending() {
+        shutdown(fd, Int32(SHUT_WR))
+    }
+
     /// The next line without its newline; nil at end of stream. Throws on timeout.
     public func readLine() throws(SystemCallError) -> [UInt8]? {
         while true {

@@ -27,6 +27,8 @@ final class ControlConnection {
     /// A request is with the handler; later lines wait so replies keep their order.
     var inFlight = false
     var subscription: Subscription?
+    /// The client shut down its sending side: answer what it sent, then close.
+    private(set) var inputEnded = false
     private(set) var isClosed = false
 
     init(id: UInt64, fd: Int32) {
@@ -38,14 +40,21 @@ final class ControlConnection {
 
     /// Reads from the client only while it keeps up with its replies and its input backlog is bounded.
     func wantsInput(maxLineBytes: Int) -> Bool {
-        !isClosed && pendingOutput <= Self.outputHighWater && input.count <= 2 * maxLineBytes
+        !isClosed && !inputEnded && pendingOutput <= Self.outputHighWater && input.count <= 2 * maxLineBytes
+    }
+
+    /// Done once its input has ended and every reply it asked for has been written (a subscriber's stream
+    /// goes on until it hangs up).
+    var isFinished: Bool {
+        inputEnded && subscription == nil && !inFlight && pendingOutput == 0 && !input.contains(UInt8(ascii: "\n"))
     }
 
     func enqueue(_ line: [UInt8]) {
         output += line
     }
 
-    /// Reads what is available. Returns false once the client is gone.
+    /// Reads what is available. Returns false on a socket error; end of input is noted, not an error,
+    /// and a last line without its newline still counts.
     func readAvailable(chunk: inout [UInt8]) -> Bool {
         for _ in 0..<4 {  // bounded, so one busy client can't starve the others
             let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
@@ -54,7 +63,11 @@ final class ControlConnection {
                 if count < chunk.count { return true }
                 continue
             }
-            if count == 0 { return false }
+            if count == 0 {
+                inputEnded = true
+                if !input.isEmpty && input.last != UInt8(ascii: "\n") { input.append(UInt8(ascii: "\n")) }
+                return true
+            }
             let code = errno
             if code == EINTR { continue }
             return code == EAGAIN || code == EWOULDBLOCK

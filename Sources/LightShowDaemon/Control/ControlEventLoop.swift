@@ -34,7 +34,8 @@ final class ControlEventLoop<Handler: ControlCommandHandler> {
                 var events: Int16 = 0
                 if connection.wantsInput(maxLineBytes: options.maxLineBytes) { events |= Int16(POLLIN) }
                 if connection.pendingOutput > 0 { events |= Int16(POLLOUT) }
-                fds.append(pollfd(fd: connection.fd, events: events, revents: 0))
+                // Nothing wanted (input ended, reply pending): leave it out, or a hang-up would spin poll.
+                fds.append(pollfd(fd: events == 0 ? -1 : connection.fd, events: events, revents: 0))
             }
             let ready = poll(&fds, nfds_t(fds.count), timeout(now: now))
             if ready < 0 && errno != EINTR { break }
@@ -52,6 +53,7 @@ final class ControlEventLoop<Handler: ControlCommandHandler> {
                 processLines(connection, now: time)
                 feed(connection, now: time)
                 if connection.pendingOutput > 0 && !connection.flush() { connection.close() }
+                if connection.isFinished { connection.close() }
             }
             removeClosed()
         }

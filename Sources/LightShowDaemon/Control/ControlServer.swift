@@ -110,6 +110,15 @@ public final class ControlServer<Handler: ControlCommandHandler>: Sendable {
         }
     }
 
+    deinit {
+        // Running loops hold the server, so only a server never started (or already stopped) gets here.
+        if inbox.withLock({ $0.state == .created }) {
+            listener.close()
+            close(wakeRead)
+            close(wakeWrite)
+        }
+    }
+
     /// Offers a frame event to every subscriber. Each gets only the newest frame when it is ready for one,
     /// so this never waits for a client.
     public func publishFrame(_ event: JSONValue) {
