@@ -122,6 +122,19 @@ import TestSupport
         await #expect(throws: SystemCallError.self) { try await fixture.client() }
     }
 
+    @Test func runServesUntilCancelled() async throws {
+        let dir = try TemporaryDirectory("ls-ctl")
+        let path = dir.file("control.sock")
+        let server = try ControlServer(path: path, handler: RecordingHandler())
+        let service = Task { try await server.run() }
+        let client = try await AsyncClient(path: path)
+        #expect(try await client.request("status")["ok"] == true)
+        service.cancel()
+        try await service.value
+        #expect(access(path, F_OK) != 0)
+        #expect(try await client.readLine() == nil)
+    }
+
     @Test func broadcastEventsReachSubscribersOnly() async throws {
         let fixture = try ServerFixture()
         let subscriber = try await fixture.client()
