@@ -25,6 +25,10 @@ let package = Package(
         .systemLibrary(name: "CFFTW", pkgConfig: "fftw3f", providers: [.apt(["libfftw3-dev"])]),
         .systemLibrary(name: "CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+        // libpng's simplified read API: the tests' independent PNG decoder.
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
 
         // Pure core: maths, models, state machine, layout, scene. No I/O.
         .target(name: "LightShowCore", swiftSettings: strict),
@@ -43,7 +47,7 @@ let package = Package(
             swiftSettings: strict
         ),
         // Framebuffer, rasterizer, PNG and terminal encoders.
-        .target(name: "LightShowRender", dependencies: ["LightShowCore"], swiftSettings: strict),
+        .target(name: "LightShowRender", dependencies: ["LightShowCore", "CZlib", "CFreeType"], swiftSettings: strict),
         // Long-running services: engine, control socket, sd_notify, MPD client, recorder.
         .target(
             name: "LightShowDaemon",
@@ -67,7 +71,7 @@ let package = Package(
         ),
 
         // Helpers shared by the test targets: signal generators, temp dirs, running the real executable.
-        .target(name: "TestSupport", dependencies: ["LightShowCore"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["LightShowCore", "CPNG"], path: "Tests/TestSupport"),
         .testTarget(name: "LightShowCoreTests", dependencies: ["LightShowCore", "TestSupport"]),
         .testTarget(name: "LightShowConfigTests", dependencies: ["LightShowConfig", "TestSupport"]),
         .testTarget(name: "LightShowAnalysisTests", dependencies: ["LightShowAnalysis", "TestSupport"]),

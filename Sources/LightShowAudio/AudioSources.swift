@@ -14,12 +14,24 @@ public enum Pacing: Sendable, Equatable {
 public enum AudioSources {
     /// - Parameter pcmFormat: layout of raw PCM for `fifo:` and `stdin`.
     /// - Parameter duration: for the demo, seconds to produce before finishing (nil = endless).
+    /// - Throws: a `UserFacingError` (exit 66 for a missing input, 65 for undecodable data, 74 for a device that can't open).
     public static func open(
         _ spec: InputSpec,
         pcmFormat: PCMFormat = .mpdDefault,
         pacing: Pacing = .natural,
         duration: Double? = nil
     ) throws -> any AudioSource {
-        throw LightShowError("input \(spec) is not supported by this build yet", exitStatus: .usage)
+        switch spec {
+        case .file(let path):
+            return try FileSource(path: path, spec: spec, realtime: pacing == .realtime)
+        case .fifo(let path):
+            return try RawPCMSource(path: path, spec: spec, format: pcmFormat)
+        case .stdin:
+            return try RawPCMSource(path: nil, spec: spec, format: pcmFormat)
+        case .demo:
+            return try DemoSource(realtime: pacing != .offline, duration: duration)
+        case .alsa(let device):
+            return try ALSACaptureSource(device: device)
+        }
     }
 }

@@ -19,9 +19,7 @@ public enum LightshowProcess {
             let url = candidate.appendingPathComponent("lightshow")
             if FileManager.default.isExecutableFile(atPath: url.path) { return url }
         }
-        let packageRoot = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        return packageRoot.appendingPathComponent(".build/debug/lightshow")
+        return PackagePaths.root.appendingPathComponent(".build/debug/lightshow")
     }
 
     /// Runs `lightshow arguments…` to completion, feeding `stdin` if given, and returns its status and output.

@@ -1,4 +1,5 @@
 import Foundation
+import LightShowCore
 
 /// Known test signals, generated in the test rather than shipped as fixtures.
 public enum Signals {
@@ -57,6 +58,30 @@ public enum Signals {
         u32(UInt32(sampleRate)); u32(UInt32(sampleRate * channels * 2)); u16(UInt16(channels * 2)); u16(16)
         data.append(contentsOf: Array("data".utf8)); u32(UInt32(pcm.count))
         data.append(pcm)
+        return data
+    }
+}
+
+extension Signals {
+    /// Little-endian raw PCM bytes of interleaved samples in any `--format-pcm` encoding.
+    public static func pcm(_ samples: [Float], encoding: PCMFormat.Encoding) -> Data {
+        if encoding == .signed16 { return s16le(samples) }
+        var data = Data(capacity: samples.count * encoding.bytesPerSample)
+        for sample in samples {
+            let clamped = Double(max(-1, min(1, sample)))
+            switch encoding {
+            case .signed16:
+                break
+            case .signed24:
+                let value = Int32(max(-8_388_608, min(8_388_607, (clamped * 8_388_607).rounded())))
+                withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0.prefix(3)) }
+            case .signed32:
+                let value = Int32(max(-2_147_483_648, min(2_147_483_647, (clamped * 2_147_483_647).rounded())))
+                withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
+            case .float32:
+                withUnsafeBytes(of: sample.bitPattern.littleEndian) { data.append(contentsOf: $0) }
+            }
+        }
         return data
     }
 }

@@ -1,0 +1,23 @@
+/// Health of a source, for status output and the daemon's watchdog.
+public struct CaptureStatistics: Sendable, Equatable {
+    /// Whether the source currently delivers audio from its input.
+    public enum State: String, Sendable, Equatable {
+        case starting, running, lost, finished
+    }
+
+    public var state: State = .starting
+    /// Overruns (-EPIPE): the reader fell behind and the device dropped audio.
+    public var overruns = 0
+    /// Faults that `snd_pcm_recover` cleared without reopening (overrun, suspend, interrupted call).
+    public var recoveries = 0
+    /// Times the device was lost and closed.
+    public var losses = 0
+    /// Times a lost device was opened again and capture resumed.
+    public var reopens = 0
+    /// Frames of real audio delivered (not counting silence filled in while the device was lost).
+    public var framesDelivered: Int64 = 0
+    /// `CLOCK_MONOTONIC` nanoseconds when real audio last arrived; nil before the first. The watchdog's pulse.
+    public var lastProgressNanoseconds: UInt64?
+
+    public init() {}
+}

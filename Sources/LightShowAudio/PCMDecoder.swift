@@ -1,0 +1,64 @@
+public import LightShowCore
+
+/// Turns raw little-endian interleaved PCM bytes into float samples (−1…1), keeping a partial frame for the next call.
+public struct PCMDecoder: Sendable {
+    public let format: PCMFormat
+    private var pending: [UInt8] = []
+
+    public init(format: PCMFormat) { self.format = format }
+
+    /// Bytes of a partial frame held back until more arrive (dropped at the end of input).
+    public var pendingByteCount: Int { pending.count }
+
+    /// Decodes the whole frames of `pending + bytes` and keeps the rest.
+    public mutating func decode(_ bytes: UnsafeRawBufferPointer) -> [Float] {
+        let frameBytes = format.bytesPerFrame
+        if pending.isEmpty {
+            let whole = bytes.count / frameBytes * frameBytes
+            let samples = Self.convert(UnsafeRawBufferPointer(rebasing: bytes[0..<whole]), encoding: format.encoding)
+            pending.append(contentsOf: bytes[whole...])
+            return samples
+        }
+        pending.append(contentsOf: bytes)
+        let whole = pending.count / frameBytes * frameBytes
+        let samples = pending.withUnsafeBytes {
+            Self.convert(UnsafeRawBufferPointer(rebasing: $0[0..<whole]), encoding: format.encoding)
+        }
+        pending.removeFirst(whole)
+        return samples
+    }
+
+    /// Converts whole samples of one encoding to floats.
+    static func convert(_ bytes: UnsafeRawBufferPointer, encoding: PCMFormat.Encoding) -> [Float] {
+        let width = encoding.bytesPerSample
+        let count = bytes.count / width
+        return [Float](unsafeUninitializedCapacity: count) { output, initialized in
+            switch encoding {
+            case .signed16:
+                for i in 0..<count {
+                    let value = Int16(littleEndian: bytes.loadUnaligned(fromByteOffset: i * 2, as: Int16.self))
+                    output[i] = Float(value) * (1 / 32_768)
+                }
+            case .signed24:
+                for i in 0..<count {
+                    let o = i * 3
+                    // Place the three bytes in the top of an Int32 so the sign extends.
+                    let raw = Int32(bitPattern: UInt32(bytes[o]) << 8 | UInt32(bytes[o + 1]) << 16 | UInt32(bytes[o + 2]) << 24)
+                    output[i] = Float(raw >> 8) * (1 / 8_388_608)
+                }
+            case .signed32:
+                for i in 0..<count {
+                    let value = Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: i * 4, as: Int32.self))
+                    output[i] = Float(value) * (1 / 2_147_483_648)
+                }
+            case .float32:
+                for i in 0..<count {
+                    let bits = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self))
+                    let value = Float(bitPattern: bits)
+                    output[i] = value.isFinite ? value : 0
+                }
+            }
+            initialized = count
+        }
+    }
+}

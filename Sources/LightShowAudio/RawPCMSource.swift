@@ -1,0 +1,87 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+public import LightShowCore
+
+/// Raw interleaved PCM from a fifo (MPD's fifo output) or stdin, handed on as it arrives.
+public final class RawPCMSource: AudioSource {
+    public let spec: InputSpec
+    public let format: PCMFormat
+    public var sampleRate: Int { format.sampleRate }
+    public var channels: Int { format.channels }
+    public var isLive: Bool { true }
+    private let path: String?
+    private let recorder = StatisticsRecorder()
+
+    public var statistics: CaptureStatistics { recorder.snapshot }
+
+    /// A fifo (or a regular file of raw PCM) at `path`, or stdin when `path` is nil.
+    public init(path: String?, spec: InputSpec, format: PCMFormat) throws(LightShowError) {
+        if let path {
+            let expected = "a fifo of raw \(format) PCM"
+            if try InputPath.check(path, spec: spec, expected: expected) == .other {
+                throw LightShowError("input \(spec) is neither a fifo nor a file; expected \(expected)", exitStatus: .noInput)
+            }
+        }
+        self.spec = spec
+        self.format = format
+        self.path = path
+    }
+
+    public func blocks() -> AsyncThrowingStream<SampleBlock, any Error> {
+        let channel = BlockChannel(capacity: 64)
+        let (path, spec, format, recorder) = (path, spec, format, recorder)
+        // About 5 ms of audio per read keeps the hand-off latency low; read(2) returns less when less has arrived.
+        let readBytes = max(1, format.sampleRate / 200) * format.bytesPerFrame
+        do {
+            try DedicatedThread.start(name: "ls-pcm") {
+                do {
+                    try Self.read(path: path, spec: spec, format: format, readBytes: readBytes,
+                                  channel: channel, recorder: recorder)
+                    channel.finish()
+                } catch {
+                    channel.finish(throwing: error)
+                }
+                recorder.update { $0.state = .finished }
+            }
+        } catch {
+            channel.finish(throwing: error)
+        }
+        return channel.makeStream()
+    }
+
+    private static func read(
+        path: String?, spec: InputSpec, format: PCMFormat, readBytes: Int,
+        channel: BlockChannel, recorder: StatisticsRecorder
+    ) throws(LightShowError) {
+        // A fifo's open waits here, on the reader thread, until a writer (MPD) opens the other end.
+        let fd = path.map { open($0, O_RDONLY | O_CLOEXEC) } ?? 0
+        guard fd >= 0 else {
+            throw LightShowError("input \(spec) can't be opened: \(String(cString: strerror(errno)))", exitStatus: .noInput)
+        }
+        defer { if path != nil { close(fd) } }
+        var decoder = PCMDecoder(format: format)
+        var buffer = [UInt8](repeating: 0, count: readBytes)
+        var position: Int64 = 0
+        while !channel.isClosed {
+            // Wake now and then to notice a consumer that has gone away.
+            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&poller, 1, 250)
+            if ready == 0 || (ready < 0 && errno == EINTR) { continue }
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, readBytes) }
+            if count < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                throw LightShowError("input \(spec): read failed: \(String(cString: strerror(errno)))", exitStatus: .ioError)
+            }
+            if count == 0 { break }
+            let now = MonotonicClock.now()
+            let samples = buffer.withUnsafeBytes { decoder.decode(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+            guard !samples.isEmpty else { continue }
+            let block = SampleBlock(samples: samples, channels: format.channels, sampleRate: format.sampleRate,
+                                    startFrame: position, captureTimeNanoseconds: now)
+            position += Int64(block.frameCount)
+            recorder.progressed(frames: block.frameCount, at: now)
+            guard channel.send(block) else { return }
+        }
+    }
+}

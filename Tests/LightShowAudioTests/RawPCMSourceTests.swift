@@ -1,0 +1,106 @@
+import Foundation
+import LightShowAudio
+import LightShowCore
+import Testing
+import TestSupport
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite struct RawPCMSourceTests {
+    /// Makes a fifo in `dir` and writes `chunks` into it from another thread, closing it after the last.
+    /// `beforeChunk` runs before each chunk (after the first) so a test can wait for the reader to catch up.
+    private func fifo(in dir: TemporaryDirectory, chunks: [Data], beforeChunk: @escaping @Sendable (Int) -> Void = { _ in }) throws -> String {
+        let path = dir.file("audio.fifo")
+        #expect(mkfifo(path, 0o600) == 0)
+        Thread.detachNewThread {
+            guard let handle = FileHandle(forWritingAtPath: path) else { return }
+            for (index, chunk) in chunks.enumerated() {
+                if index > 0 { beforeChunk(index) }
+                handle.write(chunk)
+            }
+            try? handle.close()
+        }
+        return path
+    }
+
+    @Test func fifoDeliversMPDFormatAndDropsTrailingPartialFrame() async throws {
+        let dir = try TemporaryDirectory()
+        let tone = Signals.interleave(Signals.sine(frequency: 1_000, seconds: 0.5, sampleRate: 44_100), channels: 2)
+        let path = try fifo(in: dir, chunks: [Signals.s16le(tone) + Data([0x01, 0x02, 0x03])])
+        let source = try AudioSources.open(.fifo(path: path))
+        #expect(source.sampleRate == 44_100 && source.channels == 2 && source.isLive)
+        let collector = BlockCollector(source)
+        #expect(await collector.waitForEnd())
+        #expect(collector.error == nil)
+        #expect(collector.frameCount == 22_050, "whole frames only; the 3 trailing bytes are dropped")
+        let blocks = collector.blocks
+        #expect(blocks.allSatisfy { $0.frameCount <= 44_100 / 200 }, "blocks of at most 5 ms")
+        #expect(blocks.allSatisfy { $0.captureTimeNanoseconds != nil })
+        #expect(abs(Spectrum.dominantFrequency(Spectrum.channel(0, of: collector.samples, channels: 2), sampleRate: 44_100) - 1_000) < 30)
+    }
+
+    @Test(arguments: [PCMFormat.Encoding.signed16, .signed24, .signed32, .float32])
+    func everyEncodingDecodes(_ encoding: PCMFormat.Encoding) async throws {
+        let dir = try TemporaryDirectory()
+        let tone = Signals.sine(frequency: 2_000, seconds: 0.25, sampleRate: 48_000, amplitude: 0.25)
+        let format = PCMFormat(sampleRate: 48_000, encoding: encoding, channels: 1)
+        let path = try fifo(in: dir, chunks: [Signals.pcm(tone, encoding: encoding)])
+        let collector = BlockCollector(try AudioSources.open(.fifo(path: path), pcmFormat: format))
+        #expect(await collector.waitForEnd())
+        let samples = collector.samples
+        #expect(samples.count == tone.count)
+        let maxError = zip(samples, tone).map { abs($0 - $1) }.max() ?? 1
+        #expect(maxError < 1.0 / 16_000, "\(encoding): worst error \(maxError)")
+    }
+
+    @Test func blocksArriveBeforeTheWriterCloses() async throws {
+        let dir = try TemporaryDirectory()
+        let chunk = Signals.s16le(Signals.interleave(Signals.sine(frequency: 500, seconds: 0.1, sampleRate: 44_100), channels: 2))
+        let firstArrived = Locked(false)
+        let path = try fifo(in: dir, chunks: [chunk, chunk]) { _ in
+            // Hold the second chunk until the first has reached the consumer: data streams, it isn't batched to EOF.
+            let deadline = Date().addingTimeInterval(30)
+            while !firstArrived.value, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        }
+        let collector = BlockCollector(try AudioSources.open(.fifo(path: path)))
+        #expect(await collector.waitForFrames(4_410))
+        firstArrived.value = true
+        #expect(await collector.waitForEnd())
+        #expect(collector.frameCount == 8_820)
+        let starts = collector.blocks.map(\.startFrame)
+        #expect(starts == starts.sorted())
+    }
+
+    @Test func missingFifoIsInputNotFound() {
+        let error = openError(.fifo(path: "/nonexistent/mpd.fifo"))
+        #expect(error?.exitStatus == .noInput)
+        #expect(error?.message.contains("/nonexistent/mpd.fifo") == true)
+        #expect(error?.message.contains("expected a fifo") == true)
+    }
+
+    @Test func directoryIsNotAFifo() throws {
+        let dir = try TemporaryDirectory()
+        let error = openError(.fifo(path: dir.path))
+        #expect(error?.exitStatus == .noInput)
+        #expect(error?.message.contains("directory") == true)
+    }
+
+    @Test func characterDeviceIsNotAFifo() {
+        let error = openError(.fifo(path: "/dev/null"))
+        #expect(error?.exitStatus == .noInput)
+        #expect(error?.message.contains("neither a fifo nor a file") == true)
+    }
+}
+
+/// A value shared between a test and a writer thread.
+final class Locked<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value
+    init(_ value: Value) { stored = value }
+    var value: Value {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+}
