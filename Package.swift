@@ -25,6 +25,10 @@ let package = Package(
         .systemLibrary(name: "CFFTW", pkgConfig: "fftw3f", providers: [.apt(["libfftw3-dev"])]),
         .systemLibrary(name: "CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+        // libpng's simplified read API: the tests' independent PNG decoder.
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
 
         // Pure core: maths, models, state machine, layout, scene. No I/O.
         .target(name: "LightShowCore", swiftSettings: strict),
@@ -43,7 +47,10 @@ let package = Package(
             swiftSettings: strict
         ),
         // Framebuffer, rasterizer, PNG and terminal encoders.
-        .target(name: "LightShowRender", dependencies: ["LightShowCore"], swiftSettings: strict),
+        .target(name: "LightShowRender", dependencies: ["LightShowCore", "CZlib", "CFreeType"], swiftSettings: strict),
+        // The interactive viewer's terminal: raw keys, alternate screen, signals, the watch loop.
+        // A module of its own because it owns process-wide state (termios, signal handlers) the pure encoder must not.
+        .target(name: "LightShowTerminal", dependencies: ["LightShowCore", "LightShowRender"], swiftSettings: strict),
         // Long-running services: engine, control socket, sd_notify, MPD client, recorder.
         .target(
             name: "LightShowDaemon",
@@ -59,7 +66,7 @@ let package = Package(
             name: "lightshow",
             dependencies: [
                 "LightShowCore", "LightShowConfig", "LightShowAnalysis", "LightShowAudio", "LightShowRender",
-                "LightShowDaemon",
+                "LightShowDaemon", "LightShowTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -67,12 +74,13 @@ let package = Package(
         ),
 
         // Helpers shared by the test targets: signal generators, temp dirs, running the real executable.
-        .target(name: "TestSupport", dependencies: ["LightShowCore"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["LightShowCore", "CPNG"], path: "Tests/TestSupport"),
         .testTarget(name: "LightShowCoreTests", dependencies: ["LightShowCore", "TestSupport"]),
         .testTarget(name: "LightShowConfigTests", dependencies: ["LightShowConfig", "TestSupport"]),
         .testTarget(name: "LightShowAnalysisTests", dependencies: ["LightShowAnalysis", "TestSupport"]),
         .testTarget(name: "LightShowAudioTests", dependencies: ["LightShowAudio", "TestSupport"]),
         .testTarget(name: "LightShowRenderTests", dependencies: ["LightShowRender", "TestSupport"]),
+        .testTarget(name: "LightShowTerminalTests", dependencies: ["LightShowTerminal", "TestSupport"]),
         .testTarget(name: "LightShowDaemonTests", dependencies: ["LightShowDaemon", "TestSupport"]),
         // Runs the built `lightshow` executable end to end.
         .testTarget(name: "IntegrationTests", dependencies: ["TestSupport"]),

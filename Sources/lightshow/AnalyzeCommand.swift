@@ -1,14 +1,120 @@
 import ArgumentParser
+import LightShowAnalysis
+import LightShowAudio
 import LightShowCore
 
+/// `--format` values; mirrors `AnalysisOutputFormat` so the core type needs no ArgumentParser conformance.
+enum AnalyzeFormatOption: String, CaseIterable, ExpressibleByArgument {
+    case jsonl, csv, ascii
+
+    var outputFormat: AnalysisOutputFormat {
+        switch self {
+        case .jsonl: .jsonl
+        case .csv: .csv
+        case .ascii: .ascii
+        }
+    }
+}
+
 struct AnalyzeCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "analyze", abstract: "Not built yet.")
+    static let configuration = CommandConfiguration(
+        commandName: "analyze",
+        abstract: "Print band levels (bass, mid, treble) as data, one line per frame.",
+        discussion: """
+        Formats:
+          jsonl  {"t":1.2333,"bass":0.82,"mid":0.10,"treble":0.02,"state":"playing"}
+          csv    a header line, then t,bass,mid,treble,state
+          ascii  cava's raw ascii output: B;M;T; with integers 0…1000, one frame per line
+
+        A file is analysed as fast as possible (unless --realtime); live inputs print each frame as it is computed.
+
+        Examples:
+          lightshow analyze --input song.flac --format jsonl > levels.jsonl
+          lightshow analyze --input fifo:/tmp/mpd.fifo --format ascii
+          lightshow analyze --input demo --format ascii --realtime
+          sox song.wav -t raw -r 48000 -b 16 -e signed -c 2 - | lightshow analyze --input - --format-pcm 48000:16:2
+        """
+    )
+
+    static let fpsRange: ClosedRange<Double> = 1...240
 
     @OptionGroup var global: GlobalOptions
 
+    @Option(name: .long, help: ArgumentHelp("Audio input (default: [input] source of the config).", valueName: "SPEC"))
+    var input: String?
+
+    @Option(name: .long, help: "Frames per second, 1…240.")
+    var fps: Double = 60
+
+    @Option(name: .long, help: "Output format: jsonl, csv or ascii.")
+    var format: AnalyzeFormatOption = .jsonl
+
+    @Flag(name: .long, help: "Pace a file (or the demo) in real time instead of as fast as possible.")
+    var realtime = false
+
+    @Option(
+        name: .customLong("format-pcm"),
+        help: ArgumentHelp("Raw PCM layout for fifo: and stdin (default 44100:16:2).", valueName: "RATE:BITS:CHANNELS")
+    )
+    var formatPCM: String?
+
+    func validate() throws {
+        guard fps.isFinite, Self.fpsRange.contains(fps) else {
+            throw ValidationError("--fps must be between 1 and 240, got \(fps.formatted)")
+        }
+    }
+
     func run() async throws {
         try await reportingUserErrors {
-            throw LightShowError("'analyze' is not available in this build yet", exitStatus: .usage)
+            var configuration = try global.loadConfiguration()
+            if let input {
+                guard let spec = InputSpec(parsing: input) else {
+                    throw LightShowError("--input '\(input)': expected \(InputSpec.expectedSyntax)", exitStatus: .usage)
+                }
+                configuration.input.source = spec
+            }
+            if let formatPCM {
+                guard let pcm = PCMFormat(parsing: formatPCM) else {
+                    throw LightShowError("--format-pcm '\(formatPCM)': expected \(PCMFormat.expectedSyntax)", exitStatus: .usage)
+                }
+                configuration.input.pcmFormat = pcm
+            }
+            try await analyze(configuration)
         }
+    }
+
+    private func analyze(_ configuration: Configuration) async throws {
+        let source = try AudioSources.open(
+            configuration.input.source,
+            pcmFormat: configuration.input.pcmFormat,
+            pacing: realtime ? .realtime : .natural
+        )
+        let analyzer = LevelAnalyzer(
+            settings: configuration.analysis, bands: configuration.bands,
+            sampleRate: source.sampleRate, framesPerSecond: fps
+        )
+        let formatter = AnalysisLineFormatter(format: format.outputFormat)
+        let writer = StandardOutputWriter(immediate: source.isLive || realtime)
+        if let header = formatter.header {
+            writer.buffer.append(contentsOf: header.utf8)
+            try writer.frameDone()
+        }
+        // The playback state machine comes later; until then every frame is "playing".
+        let state = PlaybackState.playing
+        for try await block in source.blocks() {
+            for frame in analyzer.process(block) {
+                formatter.append(time: frame.time, levels: frame.levels, state: state, to: &writer.buffer)
+                try writer.frameDone()
+            }
+            if writer.isClosed { return }
+        }
+        try writer.flush()
+    }
+}
+
+extension Double {
+    /// `60` rather than `60.0` in messages.
+    fileprivate var formatted: String {
+        rounded() == self && abs(self) < 1e15 ? String(Int(self)) : String(self)
     }
 }

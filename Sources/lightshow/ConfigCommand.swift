@@ -1,4 +1,5 @@
 import ArgumentParser
+import LightShowConfig
 import LightShowCore
 
 struct ConfigCommand: AsyncParsableCommand {
@@ -10,14 +11,41 @@ struct ConfigCommand: AsyncParsableCommand {
 }
 
 struct ConfigCheckCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "check", abstract: "Not built yet.")
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Validate a config file and print every problem with its key path and line.",
+        discussion: """
+        Exits 0 when the file is usable (warnings such as unknown keys are printed but allowed),
+        78 when it has errors, 66 when it can't be read.
+        Without FILE, checks the file the other commands would read (--config, else the default locations).
+
+        Examples:
+          lightshow config check /etc/lightshow/lightshow.toml
+          lightshow config check
+        """
+    )
+
+    @OptionGroup var global: GlobalOptions
 
     @Argument(help: "The config file to validate.", completion: .file(extensions: ["toml"]))
-    var file: String
+    var file: String?
 
     func run() async throws {
         try await reportingUserErrors {
-            throw LightShowError("'config check' is not available in this build yet", exitStatus: .usage)
+            guard let path = file ?? global.configFile else {
+                print("no config file found; the built-in defaults apply")
+                return
+            }
+            let report = try ConfigurationLoader.read(file: path)
+            for diagnostic in report.diagnostics {
+                print(diagnostic.formatted(file: path))
+            }
+            guard !report.hasErrors else {
+                let count = report.errors.count
+                print("\(path): \(count) error\(count == 1 ? "" : "s")")
+                throw ExitCode(ExitStatus.config.rawValue)
+            }
+            print("\(path): OK")
         }
     }
 }

@@ -1,5 +1,12 @@
 import ArgumentParser
+import LightShowConfig
 import LightShowCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// Options every subcommand takes.
 struct GlobalOptions: ParsableArguments {
@@ -15,9 +22,16 @@ struct GlobalOptions: ParsableArguments {
 }
 
 extension GlobalOptions {
+    /// The config file this command reads: `--config`, else the first default location present, else nil.
+    var configFile: String? {
+        ConfigurationLocator(environment: ProcessInfo.processInfo.environment).locate(explicit: config)
+    }
+
     /// The configuration this command runs on: the file from `--config` (or the default locations) over the built-in defaults.
-    /// Commands then apply their own flags on top.
+    /// Commands then apply their own flags on top. Warnings go to stderr; a missing `--config` file exits 66,
+    /// an invalid file 78 with every error listed.
     func loadConfiguration() throws -> Configuration {
-        Configuration.defaults
+        guard let file = configFile else { return Configuration.defaults }
+        return try ConfigurationLoader.load(file: file) { warning in printError("lightshow: \(warning)") }
     }
 }

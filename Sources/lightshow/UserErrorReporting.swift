@@ -5,12 +5,15 @@ import LightShowCore
 import Glibc
 #endif
 
-/// Runs `body`, turning a `UserFacingError` into one line on stderr and its exit status, never a stack trace.
+/// Runs `body`, turning a `UserFacingError` into lines on stderr and its exit status, never a stack trace.
+/// An error with several problems (an invalid config file) prints one line per problem.
 func reportingUserErrors<T>(_ body: () async throws -> T) async throws -> T {
     do {
         return try await body()
     } catch let error as any UserFacingError {
-        printError("lightshow: \(error.description)")
+        for line in error.description.split(separator: "\n") {
+            printError("lightshow: \(line)")
+        }
         throw ExitCode(error.exitStatus.rawValue)
     }
 }

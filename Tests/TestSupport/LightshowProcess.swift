@@ -19,9 +19,7 @@ public enum LightshowProcess {
             let url = candidate.appendingPathComponent("lightshow")
             if FileManager.default.isExecutableFile(atPath: url.path) { return url }
         }
-        let packageRoot = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        return packageRoot.appendingPathComponent(".build/debug/lightshow")
+        return PackagePaths.root.appendingPathComponent(".build/debug/lightshow")
     }
 
     /// Runs `lightshow arguments…` to completion, feeding `stdin` if given, and returns its status and output.
@@ -49,7 +47,9 @@ public enum LightshowProcess {
         DispatchQueue.global().async(group: group) { outData = out.fileHandleForReading.readDataToEndOfFile() }
         DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
         if let stdin {
-            input.fileHandleForWriting.write(stdin)
+            // A child that exits without reading all its input must not kill the test run with SIGPIPE.
+            signal(SIGPIPE, SIG_IGN)
+            try? input.fileHandleForWriting.write(contentsOf: stdin)
             try? input.fileHandleForWriting.close()
         }
         process.waitUntilExit()

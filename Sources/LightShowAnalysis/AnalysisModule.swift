@@ -1,1 +1,0 @@
-// FFTW spectrum → band energies → levels. See BandAnalyzer.

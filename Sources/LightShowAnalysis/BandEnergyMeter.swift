@@ -1,0 +1,83 @@
+import LightShowCore
+
+/// Spectrum → band energies: Hann-windows the newest samples at each length of a `WindowPlan`, runs the FFTs,
+/// and sums each band's bins (edge bins weighted) into a mean square, so a sine of peak A gives A²/2
+/// whatever the window length. Owns its transforms; one owner thread.
+final class BandEnergyMeter {
+    let plan: WindowPlan
+    let sampleRate: Int
+    private let transforms: [RealFFT]
+    private let windows: [HannWindow]
+    /// Per transform: factor turning Σ weight·|X|² into a mean square.
+    private let scales: [Double]
+    /// Per band (in `Band.allCases` order), per transform: the bins it covers.
+    private var bandBins: [[BinWeights]] = []
+    /// Whether any band uses each transform this hop (skip the FFT otherwise).
+    private var transformInUse: [Bool] = []
+
+    init(plan: WindowPlan, sampleRate: Int, bands: BandsSettings) {
+        self.plan = plan
+        self.sampleRate = sampleRate
+        transforms = plan.sizes.map(RealFFT.init(size:))
+        windows = plan.sizes.map(HannWindow.init(size:))
+        // One-sided |X|² counts each positive frequency once; ×2 (folded into the bin weights) restores the
+        // negative half, and N·Σw² undoes the window and transform gains (Parseval).
+        scales = zip(plan.sizes, windows).map { size, window in 1 / (Double(size) * window.sumOfSquares) }
+        setBands(bands)
+    }
+
+    /// Longest window, i.e. how much history the meter needs.
+    var historyLength: Int { plan.sizes.max() ?? 0 }
+
+    func setBands(_ bands: BandsSettings) {
+        bandBins = Band.allCases.map { band in
+            let range = bands[band].range
+            return zip(transforms, plan.split(lower: range.lower, upper: range.upper)).map { fft, part in
+                let weights = BinWeights(
+                    lower: part.lower, upper: part.upper,
+                    binWidth: Double(sampleRate) / Double(fft.size), binCount: fft.binCount
+                )
+                return Self.foldOneSidedFactor(weights, binCount: fft.binCount)
+            }
+        }
+        transformInUse = transforms.indices.map { index in bandBins.contains { !$0[index].isEmpty } }
+    }
+
+    /// Mean square of each band over the newest samples of `history`.
+    func measure(_ history: SampleHistory, into energies: inout [Double]) {
+        for (index, fft) in transforms.enumerated() where transformInUse[index] {
+            windows[index].coefficients.withUnsafeBufferPointer { window in
+                history.withNewest(fft.size) { samples in
+                    let input = fft.input
+                    for n in 0..<fft.size { input[n] = samples[n] * window[n] }
+                }
+            }
+            fft.execute()
+        }
+        energies.removeAll(keepingCapacity: true)
+        for bins in bandBins {
+            var total = 0.0
+            for (index, fft) in transforms.enumerated() where !bins[index].isEmpty {
+                total += Double(Self.weightedPower(fft, bins[index])) * scales[index]
+            }
+            energies.append(total)
+        }
+    }
+
+    private static func weightedPower(_ fft: RealFFT, _ bins: BinWeights) -> Float {
+        bins.weights.withUnsafeBufferPointer { weights in
+            var sum: Float = 0
+            let first = bins.firstBin
+            for offset in 0..<weights.count { sum += weights[offset] * fft.power(first + offset) }
+            return sum
+        }
+    }
+
+    /// Doubles every bin's weight except DC and Nyquist, which have no mirrored negative twin.
+    private static func foldOneSidedFactor(_ bins: BinWeights, binCount: Int) -> BinWeights {
+        BinWeights(firstBin: bins.firstBin, weights: bins.weights.enumerated().map { offset, weight in
+            let bin = bins.firstBin + offset
+            return bin == 0 || bin == binCount - 1 ? weight : weight * 2
+        })
+    }
+}

@@ -1,0 +1,132 @@
+public import LightShowCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Sample blocks in, one `AnalysisFrame` per hop out.
+///
+/// Downmixes each block, keeps the newest samples, and at every hop boundary of a `HopSchedule`
+/// measures the band energies (`BandEnergyMeter`) and runs them through the `LevelProcessor`.
+/// FFTW plans are made once, here in `init`. One owner thread; not Sendable.
+public final class LevelAnalyzer {
+    public let sampleRate: Int
+    public let framesPerSecond: Double
+    public let windowPlan: WindowPlan
+    private let schedule: HopSchedule
+    private let meter: BandEnergyMeter
+    private var processor: LevelProcessor
+    private var history: SampleHistory
+    private var pendingBands: BandsSettings?
+
+    private var mono: [Float] = []
+    private var energies: [Double] = []
+    /// Samples taken in so far.
+    private var consumed: Int64 = 0
+    /// Next hop to emit (hop 0 is the start of the input).
+    private var nextHop: Int64 = 1
+    /// Timeline position of the first sample, from the first block's `startFrame`.
+    private var origin: Int64?
+    /// Σ x² and count since the last hop, for the silence gate's RMS.
+    private var hopSquares: Double = 0
+    private var hopCount = 0
+
+    public convenience init(settings: AnalysisSettings, bands: BandsSettings, sampleRate: Int, framesPerSecond: Double) {
+        self.init(
+            settings: settings, bands: bands, sampleRate: sampleRate, framesPerSecond: framesPerSecond,
+            windowPlan: WindowPlan(sampleRate: sampleRate)
+        )
+    }
+
+    public init(
+        settings: AnalysisSettings, bands: BandsSettings, sampleRate: Int, framesPerSecond: Double, windowPlan: WindowPlan
+    ) {
+        self.sampleRate = max(1, sampleRate)
+        self.framesPerSecond = framesPerSecond > 0 ? framesPerSecond : 60
+        self.windowPlan = windowPlan
+        schedule = HopSchedule(sampleRate: self.sampleRate, framesPerSecond: self.framesPerSecond)
+        meter = BandEnergyMeter(plan: windowPlan, sampleRate: self.sampleRate, bands: bands)
+        processor = LevelProcessor(settings: settings)
+        history = SampleHistory(capacity: meter.historyLength)
+        energies.reserveCapacity(Band.allCases.count)
+    }
+
+    /// New band ranges; they take effect at the next hop (live tuning).
+    public func updateBands(_ bands: BandsSettings) {
+        pendingBands = bands
+    }
+
+    /// Takes one block and returns the frames whose hop boundaries it completed (often none or one).
+    public func process(_ block: SampleBlock) -> [AnalysisFrame] {
+        if origin == nil { origin = block.startFrame }
+        block.downmix(into: &mono)
+        var frames: [AnalysisFrame] = []
+        let blockEnd = consumed + Int64(mono.count)
+        mono.withUnsafeBufferPointer { samples in
+            var offset = 0
+            while offset < samples.count {
+                let boundary = schedule.boundary(nextHop)
+                let take = Int(min(Int64(samples.count - offset), boundary - consumed))
+                let chunk = UnsafeBufferPointer(rebasing: samples[offset..<(offset + take)])
+                history.append(chunk)
+                hopSquares += Double(Self.sumOfSquares(chunk))
+                hopCount += take
+                offset += take
+                consumed += Int64(take)
+                if consumed == boundary {
+                    frames.append(hop(boundary: boundary, block: block, blockEnd: blockEnd))
+                }
+            }
+        }
+        return frames
+    }
+
+    /// Σ x² with eight float lanes (a plain loop can't be vectorized: float addition order is fixed).
+    static func sumOfSquares(_ samples: UnsafeBufferPointer<Float>) -> Float {
+        var lanes = SIMD8<Float>()
+        let whole = samples.count / 8 * 8
+        var index = 0
+        while index < whole {
+            let vector = SIMD8<Float>(samples[index..<(index + 8)])
+            lanes += vector * vector
+            index += 8
+        }
+        var sum = lanes.sum()
+        while index < samples.count {
+            sum += samples[index] * samples[index]
+            index += 1
+        }
+        return sum
+    }
+
+    private func hop(boundary: Int64, block: SampleBlock, blockEnd: Int64) -> AnalysisFrame {
+        if let bands = pendingBands {
+            meter.setBands(bands)
+            pendingBands = nil
+        }
+        let previous = schedule.boundary(nextHop - 1)
+        let dt = Double(boundary - previous) / Double(sampleRate)
+        let rms = hopCount > 0 ? sqrt(hopSquares / Double(hopCount)) : 0
+        hopSquares = 0
+        hopCount = 0
+        nextHop += 1
+
+        meter.measure(history, into: &energies)
+        let rmsDBFS = Decibels.fromAmplitude(rms)
+        let result = processor.process(meanSquares: energies, rmsDBFS: rmsDBFS, dt: dt)
+        // The block's capture time is its newest sample's; a hop ending earlier in the block was captured earlier.
+        let capture = block.captureTimeNanoseconds.map { newest -> UInt64 in
+            let earlier = UInt64(Double(blockEnd - boundary) * 1e9 / Double(sampleRate))
+            return newest >= earlier ? newest - earlier : 0
+        }
+        return AnalysisFrame(
+            time: Double((origin ?? 0) + boundary) / Double(sampleRate),
+            levels: result.levels,
+            hasSound: result.hasSound,
+            rmsDBFS: Float(rmsDBFS),
+            captureTimeNanoseconds: capture
+        )
+    }
+}

@@ -1,1 +1,0 @@
-// Reads TOML into `LightShowCore.Configuration` and validates it. See ConfigurationLoader.

@@ -1,0 +1,205 @@
+import LightShowCore
+import TOMLKit
+
+/// Reads the keys of one TOML table (`[bands.bass]`, …) into typed values.
+/// Every problem is reported with the key's full path; a key that no section asks for becomes an
+/// "unknown key" warning when the section is finished, so adding a key means only asking for it.
+final class SectionReader {
+    let path: String
+    private let table: TOMLTable
+    private let collector: DiagnosticCollector
+    /// Keys asked for so far: the known keys, for unknown-key warnings and their did-you-mean.
+    private var known: [String] = []
+
+    init(table: TOMLTable, path: String, collector: DiagnosticCollector) {
+        self.table = table
+        self.path = path
+        self.collector = collector
+    }
+
+    /// A number (integer or float) within `range`; `limits` names the bounds in messages ("the", "the axis").
+    func number(_ key: String, in range: ClosedRange<Double>, limits: String = "the") -> Double? {
+        guard let value = value(key) else { return nil }
+        guard let number = value.int.map(Double.init) ?? value.double else {
+            return mismatch(key, expected: "a number", found: value)
+        }
+        guard number.isFinite else { return problem(key, "expected a finite number, found \(number)") }
+        return checked(key, number, in: range, limits: limits)
+    }
+
+    /// A whole number within `range`.
+    func integer(_ key: String, in range: ClosedRange<Int>) -> Int? {
+        guard let value = value(key) else { return nil }
+        guard let number = value.int else { return mismatch(key, expected: "an integer", found: value) }
+        guard range.contains(number) else {
+            let (bound, limit) = number < range.lowerBound ? ("below", "minimum \(range.lowerBound)") : ("above", "maximum \(range.upperBound)")
+            return problem(key, "\(number) is \(bound) the \(limit)")
+        }
+        return number
+    }
+
+    func string(_ key: String) -> String? {
+        guard let value = value(key) else { return nil }
+        guard let text = value.string else { return mismatch(key, expected: "a string", found: value) }
+        return text
+    }
+
+    func boolean(_ key: String) -> Bool? {
+        guard let value = value(key) else { return nil }
+        guard let flag = value.bool else { return mismatch(key, expected: "true or false", found: value) }
+        return flag
+    }
+
+    /// A string that `parse` turns into a value; `expected` describes the accepted form for messages.
+    func parsed<T>(_ key: String, expected: String, _ parse: (String) -> T?) -> T? {
+        guard let value = value(key) else { return nil }
+        guard let text = value.string else { return mismatch(key, expected: expected, found: value) }
+        guard let result = parse(text) else { return problem(key, "expected \(expected), found \"\(text)\"") }
+        return result
+    }
+
+    /// `#RRGGBB`.
+    func color(_ key: String) -> RGBColor? {
+        parsed(key, expected: ##""#RRGGBB""##) { text in text.hasPrefix("#") ? RGBColor(hex: text) : nil }
+    }
+
+    /// A duration string (`"10s"`, `"500ms"`) in seconds, within `range` seconds.
+    func duration(_ key: String, in range: ClosedRange<Double>) -> Double? {
+        guard let seconds = parsed(key, expected: DurationText.expectedSyntax, DurationText.seconds(parsing:)) else {
+            return nil
+        }
+        guard range.contains(seconds) else {
+            let (bound, limit) = seconds < range.lowerBound
+                ? ("below", "minimum \(DurationText.format(seconds: range.lowerBound))")
+                : ("above", "maximum \(DurationText.format(seconds: range.upperBound))")
+            return problem(key, "\(DurationText.format(seconds: seconds)) is \(bound) the \(limit)")
+        }
+        return seconds
+    }
+
+    /// Reads the nested table `key` with `body`, then warns about its unknown keys.
+    func section(_ key: String, _ body: (SectionReader) -> Void) {
+        guard let value = value(key) else { return }
+        guard let table = value.table else {
+            collector.report(.error, join(key), "expected a table, found \(value.type.phrase)")
+            return
+        }
+        let reader = SectionReader(table: table, path: join(key), collector: collector)
+        body(reader)
+        reader.finish()
+    }
+
+    /// Reports an error on `key` of this section, or on the section itself when `key` is nil.
+    func error(_ key: String?, _ message: String) {
+        collector.report(.error, key.map(join) ?? path, message)
+    }
+
+    /// Whether the file sets `key` (marks it known).
+    func contains(_ key: String) -> Bool {
+        value(key) != nil
+    }
+
+    /// Warns about every key nobody asked for, with the closest known key as a suggestion.
+    func finish() {
+        for key in table.keys where !known.contains(key) {
+            var message = table[key]?.type == .table ? "unknown section" : "unknown key"
+            if let suggestion = KeySuggestion.closest(to: key, among: known) {
+                message += "; did you mean \"\(suggestion)\"?"
+            }
+            collector.report(.warning, join(key), message)
+        }
+    }
+
+    // MARK: - Helpers
+
+    private func value(_ key: String) -> (any TOMLValueConvertible)? {
+        if !known.contains(key) {
+            known.append(key)
+            collector.noteKnown(join(key))
+        }
+        return table[key]
+    }
+
+    private func join(_ key: String) -> String {
+        path.isEmpty ? key : "\(path).\(key)"
+    }
+
+    private func checked(_ key: String, _ number: Double, in range: ClosedRange<Double>, limits: String) -> Double? {
+        if number < range.lowerBound {
+            return problem(key, "\(number.compact) is below \(limits) minimum \(range.lowerBound.compact)")
+        }
+        if number > range.upperBound {
+            return problem(key, "\(number.compact) is above \(limits) maximum \(range.upperBound.compact)")
+        }
+        return number
+    }
+
+    private func mismatch<T>(_ key: String, expected: String, found value: any TOMLValueConvertible) -> T? {
+        problem(key, "expected \(expected), found \(value.type.phrase)")
+    }
+
+    private func problem<T>(_ key: String, _ message: String) -> T? {
+        collector.report(.error, join(key), message)
+        return nil
+    }
+}
+
+/// Gathers the diagnostics of every section, with the line of each key.
+final class DiagnosticCollector {
+    private let lines: KeyLineIndex
+    private(set) var diagnostics: [ConfigDiagnostic] = []
+    /// Every key path some section asked for, in order: what the loader knows.
+    private(set) var knownKeyPaths: [String] = []
+
+    init(lines: KeyLineIndex) {
+        self.lines = lines
+    }
+
+    func report(_ severity: ConfigDiagnostic.Severity, _ keyPath: String, _ message: String) {
+        diagnostics.append(ConfigDiagnostic(severity, keyPath: keyPath, message, line: lines.line(of: keyPath)))
+    }
+
+    func noteKnown(_ keyPath: String) {
+        if !knownKeyPaths.contains(keyPath) { knownKeyPaths.append(keyPath) }
+    }
+
+    /// Diagnostics sorted by line (stable, so one line's problems keep their order); those without a line last.
+    var diagnosticsInFileOrder: [ConfigDiagnostic] {
+        diagnostics.enumerated().sorted { a, b in
+            let lineA = a.element.line ?? .max, lineB = b.element.line ?? .max
+            return lineA != lineB ? lineA < lineB : a.offset < b.offset
+        }.map(\.element)
+    }
+}
+
+extension TOMLType {
+    /// "a string", "an integer", … for messages.
+    var phrase: String {
+        switch self {
+        case .table: "a table"
+        case .array: "an array"
+        case .string: "a string"
+        case .int: "an integer"
+        case .double: "a float"
+        case .bool: "a boolean"
+        case .date: "a date"
+        case .time: "a time"
+        case .dateTime: "a date-time"
+        }
+    }
+}
+
+extension Double {
+    /// `30000` rather than `30000.0`; fractions as Swift prints them.
+    var compact: String {
+        if self == rounded(), abs(self) < 1e15 { return String(Int(self)) }
+        return String(self)
+    }
+}
+
+extension Optional {
+    /// Stores the value, if any, in `target`: `section.number("angle", …).assign(to: &settings.angle)`.
+    func assign(to target: inout Wrapped) {
+        if let value = self { target = value }
+    }
+}

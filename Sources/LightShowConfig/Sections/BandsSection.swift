@@ -1,0 +1,33 @@
+import LightShowCore
+
+/// `[bands.bass]`, `[bands.mid]`, `[bands.treble]`: lower, upper, color.
+/// Values off the 20…20000 Hz axis are errors here (the command line clamps instead), and so is lower ≥ upper.
+enum BandsSection: ConfigSection {
+    static let name = "bands"
+
+    static func read(_ section: SectionReader, into configuration: inout Configuration) {
+        for band in Band.allCases {
+            section.section(band.rawValue) { entry in
+                read(entry, into: &configuration.bands[band])
+            }
+        }
+    }
+
+    private static func read(_ section: SectionReader, into entry: inout BandsSettings.Entry) {
+        let axis = FrequencyRange.axisMinimum...FrequencyRange.axisMaximum
+        let lower = section.number("lower", in: axis, limits: "the axis")
+        let upper = section.number("upper", in: axis, limits: "the axis")
+        if let color = section.color("color") { entry.color = color }
+        let newLower = lower ?? entry.range.lower
+        let newUpper = upper ?? entry.range.upper
+        // Only judge the pair when the file set one of them and both are valid on their own.
+        let lowerValid = lower != nil || !section.contains("lower")
+        let upperValid = upper != nil || !section.contains("upper")
+        guard lower != nil || upper != nil, lowerValid, upperValid else { return }
+        guard newLower < newUpper else {
+            section.error(nil, "lower \(newLower.compact) must be below upper \(newUpper.compact)")
+            return
+        }
+        entry.range = FrequencyRange(lower: newLower, upper: newUpper)
+    }
+}

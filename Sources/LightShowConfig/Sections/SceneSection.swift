@@ -1,0 +1,11 @@
+import LightShowCore
+
+/// `[scene]`: margin, toolbar_height (fractions of the canvas).
+enum SceneSection: ConfigSection {
+    static let name = "scene"
+
+    static func read(_ section: SectionReader, into configuration: inout Configuration) {
+        section.number("margin", in: 0...0.25).assign(to: &configuration.scene.margin)
+        section.number("toolbar_height", in: 0...0.5).assign(to: &configuration.scene.toolbarHeight)
+    }
+}

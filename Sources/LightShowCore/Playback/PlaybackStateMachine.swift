@@ -1,0 +1,175 @@
+/// playing / paused / stopped, driven by everything that knows what the music is doing.
+///
+/// A pure value type: each event method updates the state and returns what its owner must do about it; time comes
+/// only from the injected clock, so tests drive it with a manual one.
+///
+/// Precedence:
+/// - An explicit command (the user's, or a change MPD reports) outranks the silence heuristics.
+///   Between user and MPD, the newest command wins.
+/// - A user's pause or stop holds until the user plays again, whatever the audio does.
+/// - An automatic idle stop ends as soon as sound returns.
+/// - While MPD is connected its state is the truth: silence never stops the show then (the lights only go dim).
+/// - The end of the input stops the show until the input starts again.
+public struct PlaybackStateMachine<C: Clock>: Sendable where C.Duration == Duration {
+    /// What the owner must do after an event.
+    public enum Action: Sendable, Equatable {
+        /// Nothing visible changed.
+        case none
+        /// Show live lights, ▶ and the title.
+        case play(PlaybackReason)
+        /// Hold the last levels, dimmed, and show ⏸.
+        case pause(PlaybackReason)
+        /// Collapse the toolbar and fade the lights out.
+        case stop(PlaybackReason)
+
+        /// The state entered, or nil for `.none`.
+        public var newState: PlaybackState? {
+            switch self {
+            case .none: nil
+            case .play: .playing
+            case .pause: .paused
+            case .stop: .stopped
+            }
+        }
+
+        public var reason: PlaybackReason? {
+            switch self {
+            case .none: nil
+            case .play(let reason), .pause(let reason), .stop(let reason): reason
+            }
+        }
+    }
+
+    public private(set) var state: PlaybackState = .stopped
+    /// Why `state` is what it is (updated even when a command confirms the current state).
+    public private(set) var reason: PlaybackReason = .initial
+    /// MPD's last reported state while it is connected; nil while MPD is off or unreachable.
+    public private(set) var mpdState: PlaybackState?
+    public private(set) var isInputRunning = false
+
+    private let clock: C
+    private let idleAfter: Duration
+    /// When sound was last heard (or when a state began that should get a full `idle_after` before idling).
+    private var lastSound: C.Instant
+
+    public init(idleAfter: Duration, clock: C) {
+        self.clock = clock
+        self.idleAfter = idleAfter
+        self.lastSound = clock.now
+    }
+
+    public init(settings: PlaybackSettings, clock: C) {
+        self.init(idleAfter: .milliseconds(Int64((settings.idleAfterSeconds * 1000).rounded())), clock: clock)
+    }
+
+    public var isMPDConnected: Bool { mpdState != nil }
+
+    /// The instant at which continued silence would stop the show, or nil when silence can't change anything now.
+    /// The owner checks back with `timeoutTriggered()` then, so a source that delivers nothing still idles out.
+    public var idleDeadline: C.Instant? {
+        state != .stopped && followsAudio ? lastSound.advanced(by: idleAfter) : nil
+    }
+
+    // MARK: Events
+
+    public mutating func user(_ command: UserCommand) -> Action {
+        let target: PlaybackState
+        switch command {
+        case .play: target = .playing
+        // Like MPD: pausing what is stopped does nothing.
+        case .pause:
+            guard state != .stopped else { return .none }
+            target = .paused
+        case .toggle: target = state == .playing ? .paused : .playing
+        case .stop: target = .stopped
+        }
+        // Nothing to play once the input is over.
+        if target == .playing && !isInputRunning && !isMPDConnected { return .none }
+        if target == .playing { lastSound = clock.now }
+        return enter(target, because: .user(command))
+    }
+
+    public mutating func inputStarted() -> Action {
+        isInputRunning = true
+        lastSound = clock.now
+        guard !isMPDConnected, state == .stopped, !isUserHold else { return .none }
+        return enter(.playing, because: .inputStarted)
+    }
+
+    public mutating func inputEnded() -> Action {
+        isInputRunning = false
+        return enter(.stopped, because: .inputEnded)
+    }
+
+    /// One analysis step (or, while analysis sleeps, one capture block): was there sound?
+    public mutating func audio(hasSound: Bool) -> Action {
+        guard hasSound else { return timeoutTriggered() }
+        lastSound = clock.now
+        guard state != .playing, followsAudio else { return .none }
+        return enter(.playing, because: .soundReturned)
+    }
+
+    /// The clock reached `idleDeadline` (or any time: an early call does nothing).
+    public mutating func timeoutTriggered() -> Action {
+        guard state != .stopped, followsAudio else { return .none }
+        let quiet = lastSound.duration(to: clock.now)
+        guard quiet >= idleAfter else { return .none }
+        return enter(.stopped, because: .silence(seconds: quiet.inSeconds))
+    }
+
+    /// MPD is connected and reports `reported` (after connecting, and after every `changed: player`).
+    public mutating func mpd(_ reported: PlaybackState) -> Action {
+        let previous = mpdState
+        mpdState = reported
+        // The same state again (a new song, say) leaves any newer user command in place.
+        guard previous != reported else { return .none }
+        lastSound = clock.now
+        return enter(reported, because: .mpd(reported))
+    }
+
+    /// MPD went away or can't be reached: its word is no longer the truth, so the audio heuristics take over.
+    public mutating func mpdLost() -> Action {
+        guard mpdState != nil else { return .none }
+        mpdState = nil
+        // A full idle_after from now, so losing MPD doesn't stop the show at once.
+        lastSound = clock.now
+        if case .mpd = reason { reason = .mpdLost }
+        return .none
+    }
+
+    // MARK: Rules
+
+    /// A user's pause or stop, which only the user (or a new MPD state) lifts.
+    private var isUserHold: Bool {
+        if case .user = reason { return state != .playing }
+        return false
+    }
+
+    /// True when silence may stop the show and sound may start it again.
+    private var followsAudio: Bool {
+        guard isInputRunning, !isMPDConnected, !isUserHold else { return false }
+        switch reason {
+        case .inputEnded, .mpd: return false
+        default: return true
+        }
+    }
+
+    private mutating func enter(_ target: PlaybackState, because why: PlaybackReason) -> Action {
+        reason = why
+        guard target != state else { return .none }
+        state = target
+        switch target {
+        case .playing: return .play(why)
+        case .paused: return .pause(why)
+        case .stopped: return .stop(why)
+        }
+    }
+}
+
+extension Duration {
+    /// Seconds as a Double, for messages and effects.
+    public var inSeconds: Double {
+        let (whole, attoseconds) = components
+        return Double(whole) + Double(attoseconds) / 1e18
+    }
+}

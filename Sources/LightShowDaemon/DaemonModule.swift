@@ -1,1 +1,0 @@
-// Long-running services: engine, control socket, sd_notify, MPD client.

@@ -1,0 +1,164 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import LightShowCore
+
+/// One connection to MPD. The socket is nonblocking and every wait goes through poll(2) together with the
+/// client's wake-up descriptor, so a wait can time out and `MPDClient.stop()` interrupts any of them.
+/// Used only by the client's own thread.
+final class MPDSocket {
+    static let maximumLineLength = 64 * 1024
+
+    private let fd: Int32
+    private let wakeFD: Int32
+    private var buffer: [UInt8] = []
+
+    private init(fd: Int32, wakeFD: Int32) {
+        self.fd = fd
+        self.wakeFD = wakeFD
+    }
+
+    deinit { close(fd) }
+
+    /// Connects to `address`, trying each resolved address in turn.
+    static func connect(to address: MPDAddress, wakeFD: Int32, timeout: Duration) throws(MPDError) -> MPDSocket {
+        switch address {
+        case .unix(let path):
+            var addr = sockaddr_un()
+            addr.sun_family = sa_family_t(AF_UNIX)
+            // "@name" is Linux's abstract namespace: a leading NUL and no terminator.
+            let abstract = path.hasPrefix("@")
+            let bytes = abstract ? [0] + Array(path.utf8.dropFirst()) : Array(path.utf8)
+            guard bytes.count < MemoryLayout.size(ofValue: addr.sun_path) else {
+                throw .unreachable("socket path \(path) is too long")
+            }
+            withUnsafeMutableBytes(of: &addr.sun_path) { $0.copyBytes(from: bytes) }
+            let length = MemoryLayout<sockaddr_un>.offset(of: \.sun_path)! + bytes.count + (abstract ? 0 : 1)
+            return try withUnsafePointer(to: &addr) { pointer throws(MPDError) in
+                try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { sa throws(MPDError) in
+                    try connect(family: AF_UNIX, protocol: 0, address: sa, length: socklen_t(length),
+                                wakeFD: wakeFD, timeout: timeout, name: path)
+                }
+            }
+        case .tcp(let host, let port):
+            var hints = addrinfo()
+            hints.ai_family = AF_UNSPEC
+            hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+            var list: UnsafeMutablePointer<addrinfo>?
+            let status = getaddrinfo(host, String(port), &hints, &list)
+            guard status == 0 else {
+                throw .unreachable("cannot resolve \(host): \(String(cString: gai_strerror(status)))")
+            }
+            defer { freeaddrinfo(list) }
+            var lastError = MPDError.unreachable("no address for \(host)")
+            var node = list
+            while let info = node?.pointee {
+                do {
+                    return try connect(family: info.ai_family, protocol: info.ai_protocol, address: info.ai_addr,
+                                       length: info.ai_addrlen, wakeFD: wakeFD, timeout: timeout, name: "\(address)")
+                } catch .stopped {
+                    throw .stopped
+                } catch {
+                    lastError = error
+                }
+                node = info.ai_next
+            }
+            throw lastError
+        }
+    }
+
+    private static func connect(
+        family: Int32, protocol proto: Int32, address: UnsafePointer<sockaddr>?, length: socklen_t,
+        wakeFD: Int32, timeout: Duration, name: String
+    ) throws(MPDError) -> MPDSocket {
+        let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+        let fd = socket(family, type, proto)
+        guard fd >= 0 else { throw .unreachable("socket: \(errorText())") }
+        let connection = MPDSocket(fd: fd, wakeFD: wakeFD)  // closes fd on every path out
+        if Glibc.connect(fd, address, length) != 0 {
+            guard errno == EINPROGRESS else { throw .unreachable("cannot connect to \(name): \(errorText())") }
+            try connection.wait(for: Int16(POLLOUT), timeout: timeout)
+            var soError: Int32 = 0
+            var size = socklen_t(MemoryLayout<Int32>.size)
+            getsockopt(fd, SOL_SOCKET, SO_ERROR, &soError, &size)
+            guard soError == 0 else {
+                throw .unreachable("cannot connect to \(name): \(String(cString: strerror(soError)))")
+            }
+        }
+        return connection
+    }
+
+    /// Sends one command line.
+    func send(_ command: String, timeout: Duration) throws(MPDError) {
+        let bytes = Array((command + "\n").utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes.withUnsafeBytes { raw in
+                Glibc.send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+            }
+            if sent > 0 {
+                offset += sent
+            } else if sent < 0 && (errno == EAGAIN || errno == EINTR) {
+                try wait(for: Int16(POLLOUT), timeout: timeout)
+            } else {
+                throw .unreachable("write to MPD failed: \(Self.errorText())")
+            }
+        }
+    }
+
+    /// Reads one line without its newline. `timeout` nil waits as long as it takes (for `idle`).
+    func readLine(timeout: Duration?) throws(MPDError) -> String {
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: buffer[..<newline], as: UTF8.self)
+                buffer.removeSubrange(...newline)
+                return line
+            }
+            guard buffer.count <= Self.maximumLineLength else {
+                throw .protocolError("reply line longer than \(Self.maximumLineLength) bytes")
+            }
+            try wait(for: Int16(POLLIN), timeout: timeout)
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count > 0 {
+                buffer.append(contentsOf: chunk[..<count])
+            } else if count == 0 {
+                throw .unreachable("MPD closed the connection")
+            } else if errno != EAGAIN && errno != EINTR {
+                throw .unreachable("read from MPD failed: \(Self.errorText())")
+            }
+        }
+    }
+
+    /// Reads a reply up to its `OK`. An `ACK` becomes `MPDError.ack`.
+    func readReply(timeout: Duration?) throws(MPDError) -> [MPDField] {
+        var fields: [MPDField] = []
+        while true {
+            switch try MPDProtocol.parse(readLine(timeout: timeout)) {
+            case .ok: return fields
+            case .ack(let line): throw .ack(line)
+            case .field(let field): fields.append(field)
+            }
+        }
+    }
+
+    /// The current `errno` as text.
+    private static func errorText() -> String {
+        String(cString: strerror(errno))
+    }
+
+    /// Waits until the socket is ready for `events`; throws `.stopped` when woken, `.unreachable` on time-out.
+    private func wait(for events: Int16, timeout: Duration?) throws(MPDError) {
+        var fds = [pollfd(fd: fd, events: events, revents: 0), pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)]
+        let milliseconds = timeout.map { Int32(clamping: Int64(($0.inSeconds * 1000).rounded(.up))) } ?? -1
+        while true {
+            let ready = poll(&fds, 2, milliseconds)
+            if ready < 0 && errno == EINTR { continue }
+            guard ready >= 0 else { throw .unreachable("poll failed: \(Self.errorText())") }
+            if fds[1].revents != 0 { throw .stopped }
+            guard ready > 0 else { throw .unreachable("MPD did not answer within \(timeout?.inSeconds ?? 0) s") }
+            // Readiness, hang-up or error: the read or write that follows tells which.
+            return
+        }
+    }
+}

@@ -1,0 +1,62 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Speaks systemd's sd_notify protocol directly: one datagram per message to `$NOTIFY_SOCKET`
+/// (a path, or `@name` in the abstract namespace). Without `$NOTIFY_SOCKET` every call does nothing.
+public struct SystemdNotifier: Sendable {
+    /// The socket named by `$NOTIFY_SOCKET`, or nil when not run by systemd with `Type=notify`.
+    public let socket: String?
+    /// How often to send `WATCHDOG=1`: half of `$WATCHDOG_USEC`, or nil when no watchdog is set for this process.
+    public let watchdogInterval: Duration?
+
+    public init(environment: [String: String], processID: Int32? = nil) {
+        let processID = processID ?? getpid()
+        socket = environment["NOTIFY_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
+        watchdogInterval = Self.watchdogInterval(environment: environment, processID: processID)
+    }
+
+    public var isEnabled: Bool { socket != nil }
+
+    public func ready() throws(SystemCallError) { try send("READY=1") }
+    public func status(_ text: String) throws(SystemCallError) { try send("STATUS=\(text)") }
+    public func watchdog() throws(SystemCallError) { try send("WATCHDOG=1") }
+    public func stopping() throws(SystemCallError) { try send("STOPPING=1") }
+
+    /// `RELOADING=1` with the `MONOTONIC_USEC` stamp systemd needs to match it; send `ready()` when done.
+    public func reloading() throws(SystemCallError) {
+        try send("RELOADING=1\nMONOTONIC_USEC=\(Self.monotonicMicroseconds())")
+    }
+
+    /// Sends `message` (newline-separated `KEY=VALUE` assignments) as one datagram.
+    public func send(_ message: String) throws(SystemCallError) {
+        guard let socket else { return }
+        guard let address = UnixSocketAddress(socket) else {
+            throw SystemCallError("NOTIFY_SOCKET \(socket)", code: ENAMETOOLONG)
+        }
+        let fd = Glibc.socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw SystemCallError("socket") }
+        defer { close(fd) }
+        let bytes = Array(message.utf8)
+        let sent = address.withSockaddr { pointer, length in
+            bytes.withUnsafeBytes { sendto(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL), pointer, length) }
+        }
+        guard sent == bytes.count else { throw SystemCallError("sendto \(socket)") }
+    }
+
+    /// Half of `$WATCHDOG_USEC`, as sd_watchdog_enabled advises; nil when unset, invalid, or meant for another
+    /// process (`$WATCHDOG_PID`).
+    static func watchdogInterval(environment: [String: String], processID: Int32) -> Duration? {
+        guard let text = environment["WATCHDOG_USEC"], let microseconds = UInt64(text), microseconds > 0 else {
+            return nil
+        }
+        if let pid = environment["WATCHDOG_PID"], Int32(pid) != processID { return nil }
+        return .microseconds(Int64(clamping: microseconds / 2))
+    }
+
+    static func monotonicMicroseconds() -> UInt64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1000
+    }
+}

@@ -1,0 +1,104 @@
+public import LightShowCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension Framebuffer {
+    /// Composites a disc of `color` at `alpha` over the image, with coverage-based anti-aliasing at the edge:
+    /// a pixel's coverage is `radius − distance + ½` (clamped), measured from the pixel centre in units of the
+    /// vertical radius. Horizontal distances are scaled by `radiusY / radiusX`, so non-square pixels (a terminal's
+    /// half blocks with a measured cell aspect) still give a round disc; with square pixels the scale is exactly 1.
+    public mutating func fillCircle(_ circle: SceneCircle, color: RGBColor, alpha: Double) {
+        let a16 = alpha16(alpha)
+        let radius = circle.radiusY
+        guard a16 > 0, radius > 0, width > 0, height > 0 else { return }
+        let cx = circle.center.x, cy = circle.center.y
+        // Physical x per pixel column; 1 for square pixels.
+        let xScale = circle.radiusX > 0 ? radius / circle.radiusX : 1
+        let r = Int32(color.red), g = Int32(color.green), b = Int32(color.blue)
+        let outer = radius + 0.5, inner = max(0, radius - 0.5)
+        let top = max(0, Int((cy - outer).rounded(.down)))
+        let bottom = min(height - 1, Int((cy + outer).rounded(.up)))
+        guard top <= bottom else { return }
+        let width = width
+        pixels.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            for y in top...bottom {
+                let dy = Double(y) + 0.5 - cy
+                let outerSquared = outer * outer - dy * dy
+                guard outerSquared > 0 else { continue }
+                let outerHalf = outerSquared.squareRoot() / xScale
+                let innerSquared = inner * inner - dy * dy
+                let innerHalf = innerSquared > 0 ? innerSquared.squareRoot() / xScale : -1
+                // Pixel centres x+0.5 strictly inside the inner span are fully covered.
+                let x0 = max(0, Int((cx - outerHalf - 0.5).rounded(.down)))
+                let x1 = min(width - 1, Int((cx + outerHalf - 0.5).rounded(.up)))
+                guard x0 <= x1 else { continue }
+                let fullStart = innerHalf >= 0 ? Int((cx - innerHalf - 0.5).rounded(.up)) : Int.max
+                let fullEnd = innerHalf >= 0 ? Int((cx + innerHalf - 0.5).rounded(.down)) : Int.min
+                let row = base + y * width * 3
+                for x in x0...x1 {
+                    let pixel = row + x * 3
+                    if x >= fullStart && x <= fullEnd {
+                        pixel.blendPixel(r, g, b, a16)
+                        continue
+                    }
+                    let dx = (Double(x) + 0.5 - cx) * xScale
+                    let coverage = radius - (dx * dx + dy * dy).squareRoot() + 0.5
+                    if coverage <= 0 { continue }
+                    let a = coverage >= 1 ? a16 : Int32((Double(a16) * coverage).rounded())
+                    pixel.blendPixel(r, g, b, a)
+                }
+            }
+        }
+    }
+
+    /// Composites `color` at `alpha` over the rectangle (whole pixels; fractional edges are rounded outward-in).
+    public mutating func fillRect(_ rect: SceneRect, color: RGBColor, alpha: Double) {
+        let a16 = alpha16(alpha)
+        let x0 = max(0, Int(rect.x.rounded())), x1 = min(width, Int(rect.maxX.rounded()))
+        let y0 = max(0, Int(rect.y.rounded())), y1 = min(height, Int(rect.maxY.rounded()))
+        guard a16 > 0, x0 < x1, y0 < y1 else { return }
+        let r = Int32(color.red), g = Int32(color.green), b = Int32(color.blue)
+        let width = width
+        pixels.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            for y in y0..<y1 {
+                var pixel = base + (y * width + x0) * 3
+                for _ in x0..<x1 {
+                    pixel.blendPixel(r, g, b, a16)
+                    pixel += 3
+                }
+            }
+        }
+    }
+
+    /// Composites `color` over the pixels of `bounds` where `inside` holds, with coverage from 4×4 supersampling.
+    /// For small shapes (the toolbar's ▶ and ⏸), where exact area maths isn't worth it.
+    mutating func fillShape(bounds: SceneRect, color: RGBColor, alpha: Double, inside: (Double, Double) -> Bool) {
+        let a16 = alpha16(alpha)
+        let x0 = max(0, Int(bounds.x.rounded(.down))), x1 = min(width - 1, Int(bounds.maxX.rounded(.up)))
+        let y0 = max(0, Int(bounds.y.rounded(.down))), y1 = min(height - 1, Int(bounds.maxY.rounded(.up)))
+        guard a16 > 0, x0 <= x1, y0 <= y1 else { return }
+        let r = Int32(color.red), g = Int32(color.green), b = Int32(color.blue)
+        let width = width
+        pixels.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            for y in y0...y1 {
+                for x in x0...x1 {
+                    var hits: Int32 = 0
+                    for sy in 0..<4 {
+                        for sx in 0..<4 where inside(Double(x) + (Double(sx) + 0.5) / 4, Double(y) + (Double(sy) + 0.5) / 4) {
+                            hits += 1
+                        }
+                    }
+                    guard hits > 0 else { continue }
+                    (base + (y * width + x) * 3).blendPixel(r, g, b, (a16 * hits + 8) / 16)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,45 @@
+public import LightShowCore
+
+/// Paints scenes into RGB images. Keeps the background gradient of the current canvas and the toolbar font,
+/// so a frame costs a copy plus the lights and the toolbar. One per thread: it owns a FreeType face.
+public final class FrameRenderer {
+    private let fontPaths: [String]
+    private var background: Framebuffer?
+    private var backgroundGradient: LinearGradient?
+    private var font: FontFace?
+    private var fontTried: Int?
+
+    public init(fontPaths: [String] = FontFace.searchPaths) {
+        self.fontPaths = fontPaths
+    }
+
+    /// The font file used for the toolbar text, once a toolbar has been drawn; nil when none could be loaded.
+    public var fontPath: String? { font?.path }
+
+    public func render(_ scene: Scene) -> Framebuffer {
+        let layout = scene.layout
+        if background?.width != layout.width || background?.height != layout.height || backgroundGradient != scene.background {
+            var fresh = Framebuffer(width: layout.width, height: layout.height)
+            fresh.fillGradient(scene.background)
+            background = fresh
+            backgroundGradient = scene.background
+        }
+        var image = background ?? Framebuffer(width: layout.width, height: layout.height)
+        for light in scene.lights {
+            image.fillCircle(light.circle, color: light.color, alpha: light.level)
+        }
+        if let toolbar = scene.toolbar {
+            ToolbarPainter.paint(toolbar, on: &image, font: font(forStripHeight: toolbar.rect.height))
+        }
+        return image
+    }
+
+    private func font(forStripHeight height: Double) -> FontFace? {
+        let size = ToolbarPainter.fontPixelSize(stripHeight: height)
+        if fontTried != size {
+            fontTried = size
+            font = FontFace(pixelSize: size, paths: fontPaths)
+        }
+        return font
+    }
+}

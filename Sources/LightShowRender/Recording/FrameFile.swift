@@ -1,0 +1,31 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Writing one whole file: everything or an error, never a silent short write; a failed file is removed.
+enum FrameFile {
+    static func write(_ bytes: [UInt8], to path: String) throws(RecordingError) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw .write(path, errno: errno) }
+        var failure: Int32?
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let written = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                if written == 0 { failure = EIO; return }
+                offset += written
+            }
+        }
+        // close can report a deferred write error (NFS, quotas); it counts too.
+        if close(fd) != 0 && failure == nil { failure = errno }
+        if let failure {
+            unlink(path)
+            throw .write(path, errno: failure)
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import LightShowCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The directory a recording goes to: created when missing, refused when it holds anything unless forced.
+public struct OutputDirectory: Sendable {
+    public let path: String
+
+    /// Frame file name for an index: `frame_000042.png`.
+    public static func frameName(_ index: Int) -> String {
+        let digits = String(index)
+        return "frame_" + String(repeating: "0", count: max(0, 6 - digits.count)) + digits + ".png"
+    }
+
+    /// The hidden name a frame is written under before it is renamed into place.
+    public static func temporaryName(_ index: Int) -> String { "." + frameName(index) + ".tmp" }
+
+    public static let framesLogName = "frames.jsonl"
+    public static let audioName = "audio.wav"
+
+    /// Prepares `path`. With `force`, an earlier recording's files (frames, log, audio, temporaries) are removed
+    /// first so that no stale frame can mix into the new sequence; anything else in the directory is left alone.
+    public init(path: String, force: Bool) throws(RecordingError) {
+        self.path = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+        var info = stat()
+        if stat(self.path, &info) != 0 {
+            guard errno == ENOENT else { throw .write(self.path, errno: errno) }
+            try Self.makeDirectories(self.path)
+            return
+        }
+        guard info.st_mode & S_IFMT == S_IFDIR else {
+            throw RecordingError("--out \(self.path) is not a directory; expected a new or empty directory", exitStatus: .usage)
+        }
+        let entries = try Self.entries(of: self.path)
+        guard !entries.isEmpty else { return }
+        guard force else {
+            throw RecordingError(
+                "--out \(self.path) is not empty (\(entries.count) entries); expected a new or empty directory, or pass --force",
+                exitStatus: .usage
+            )
+        }
+        for name in entries where Self.isRecordingFile(name) {
+            guard unlink(self.path + "/" + name) == 0 else { throw .write(self.path + "/" + name, errno: errno) }
+        }
+    }
+
+    public func file(_ name: String) -> String { path + "/" + name }
+
+    /// Names in the directory other than `.` and `..`.
+    static func entries(of path: String) throws(RecordingError) -> [String] {
+        guard let dir = opendir(path) else { throw RecordingError("cannot read --out \(path): \(String(cString: strerror(errno)))") }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    static func isRecordingFile(_ name: String) -> Bool {
+        name == framesLogName || name == audioName || name == "." + audioName + ".tmp"
+            || (name.hasPrefix("frame_") && name.hasSuffix(".png"))
+            || (name.hasPrefix(".frame_") && name.hasSuffix(".png.tmp"))
+    }
+
+    private static func makeDirectories(_ path: String) throws(RecordingError) {
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        for component in path.split(separator: "/") {
+            prefix += component
+            if mkdir(prefix, 0o755) != 0 && errno != EEXIST { throw .write(prefix, errno: errno) }
+            prefix += "/"
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// Framebuffer, rasterizer, PNG and terminal encoders.
