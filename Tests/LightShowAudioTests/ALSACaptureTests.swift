@@ -1,4 +1,5 @@
 import Foundation
+import LightShowAnalysis
 @_spi(Testing) import LightShowAudio
 import LightShowCore
 import Testing
@@ -20,9 +21,31 @@ import Glibc
         for (key, value) in server.clientEnvironment { setenv(key, value, 1) }
     }
 
-    @Test(arguments: [60.0, 1_000.0, 8_000.0])
-    func fileDeviceDeliversTheTone(_ frequency: Double) async throws {
-        let tone = Signals.interleave(Signals.sine(frequency: frequency, seconds: 1, sampleRate: 48_000), channels: 2)
+    /// The band levels of the analyzer (default settings, 60 fps) after it has taken `blocks`.
+    private func settledLevels(_ blocks: [SampleBlock], sampleRate: Int) -> BandLevels? {
+        let configuration = Configuration.defaults
+        let analyzer = LevelAnalyzer(settings: configuration.analysis, bands: configuration.bands,
+                                     sampleRate: sampleRate, framesPerSecond: 60)
+        return blocks.flatMap { analyzer.process($0) }.last?.levels
+    }
+
+    private func expectBand(_ band: Band, litBy levels: BandLevels?, _ context: String) {
+        guard let levels else {
+            Issue.record("\(context): no analysis frame")
+            return
+        }
+        for other in Band.allCases {
+            if other == band {
+                #expect(levels[other] >= 0.8, "\(context): \(other) \(levels[other])")
+            } else {
+                #expect(levels[other] <= 0.1, "\(context): \(other) \(levels[other])")
+            }
+        }
+    }
+
+    @Test(arguments: [(60.0, Band.bass), (1_000.0, .mid), (8_000.0, .treble)])
+    func fileDeviceDeliversTheTone(_ frequency: Double, _ band: Band) async throws {
+        let tone = Signals.interleave(Signals.sine(frequency: frequency, seconds: 2, sampleRate: 48_000), channels: 2)
         let device = try ALSAFileDevice(samples: tone, channels: 2)
         useALSAConfig(device.configPath)
         defer { useALSAConfig(nil) }
@@ -37,12 +60,20 @@ import Glibc
         #expect(await collector.waitForEnd())
         #expect(await ExternalTool.waitUntil(seconds: 10) { source.statistics.state == .finished }, "cancelling stops capture")
         let captured = Array(Spectrum.channel(0, of: collector.samples, channels: 2).prefix(device.frameCount))
-        let firstHalf = Array(captured.prefix(24_000))
+        let firstHalf = Array(captured.prefix(48_000))
         #expect(abs(Spectrum.dominantFrequency(firstHalf, sampleRate: 48_000) - frequency) < 30)
         #expect(abs(Spectrum.rms(firstHalf) - 0.5 / 2.0.squareRoot()) < 0.03)
         #expect(collector.blocks.allSatisfy { $0.captureTimeNanoseconds != nil })
         #expect(source.statistics.framesDelivered >= Int64(device.frameCount))
         #expect(source.statistics.losses == 0)
+        // What was captured lights the tone's band, and only that one.
+        var blocks: [SampleBlock] = []
+        var frames = 0
+        for block in collector.blocks where frames < device.frameCount {
+            blocks.append(block)
+            frames += block.frameCount
+        }
+        expectBand(band, litBy: settledLevels(blocks, sampleRate: 48_000), "\(Int(frequency)) Hz")
     }
 
     @Test func unknownDeviceFailsAtStartAndSuggestsDevices() throws {
@@ -83,6 +114,10 @@ import Glibc
         let loud = try await hearTone(collector, server: server, in: dir)
         if !loud.isEmpty {
             #expect(abs(Spectrum.dominantFrequency(loud, sampleRate: source.sampleRate) - 1_000) < 30)
+            // Half a second more of the tone, then the analyzer sees mid alone.
+            let heardAt = collector.frameCount
+            #expect(await collector.waitForFrames(heardAt + source.sampleRate / 2))
+            expectBand(.mid, litBy: settledLevels(collector.blocks, sampleRate: source.sampleRate), "paplay 1 kHz")
         }
         // Paced: over two seconds of wall time, about two seconds of audio arrive.
         let (frames0, time0) = (source.statistics.framesDelivered, Date())
