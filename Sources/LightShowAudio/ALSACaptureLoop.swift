@@ -1,4 +1,3 @@
-import CALSA
 import LightShowCore
 import Logging
 
@@ -115,9 +114,6 @@ struct ALSACaptureLoop: Sendable {
         let fillFrames = parameters.sampleRate / 50
         let fillStep = UInt64(20_000_000)
         if MonotonicClock.now() >= nextAttempt {
-            // Each failed try would print alsa-lib's own error; the loss was logged once already.
-            lightshow_alsa_quiet_errors(1)
-            defer { lightshow_alsa_quiet_errors(0) }
             do {
                 device = try ALSACaptureDevice(name: deviceName, required: parameters)
                 lastReadTime = MonotonicClock.now()
