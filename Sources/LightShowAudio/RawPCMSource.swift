@@ -31,8 +31,9 @@ public final class RawPCMSource: AudioSource {
     public func blocks() -> AsyncThrowingStream<SampleBlock, any Error> {
         let channel = BlockChannel(capacity: 64)
         let (path, spec, format, recorder) = (path, spec, format, recorder)
-        // About 5 ms of audio per read keeps the hand-off latency low; read(2) returns less when less has arrived.
-        let readBytes = max(1, format.sampleRate / 200) * format.bytesPerFrame
+        // read(2) returns as soon as anything has arrived, so each block is what the writer wrote (MPD: 5–10 ms),
+        // handed on at once. The cap (20 ms) only splits a backlog; splitting it finer would add wake-ups, not speed.
+        let readBytes = max(1, format.sampleRate / 50) * format.bytesPerFrame
         do {
             try DedicatedThread.start(name: "ls-pcm") {
                 do {
