@@ -30,59 +30,98 @@ public final class RawPCMSource: AudioSource {
 
     public func blocks() -> AsyncThrowingStream<SampleBlock, any Error> {
         let channel = BlockChannel(capacity: 64)
-        let (path, spec, format, recorder) = (path, spec, format, recorder)
-        // read(2) returns as soon as anything has arrived, so each block is what the writer wrote (MPD: 5–10 ms),
-        // handed on at once. The cap (20 ms) only splits a backlog; splitting it finer would add wake-ups, not speed.
-        let readBytes = max(1, format.sampleRate / 50) * format.bytesPerFrame
         do {
-            try DedicatedThread.start(name: "ls-pcm") {
-                do {
-                    try Self.read(path: path, spec: spec, format: format, readBytes: readBytes,
-                                  channel: channel, recorder: recorder)
-                    channel.finish()
-                } catch {
-                    channel.finish(throwing: error)
-                }
-                recorder.update { $0.state = .finished }
-            }
+            try startReading(deliver: channel.send, isCancelled: { channel.isClosed }, finished: { error in
+                channel.finish(throwing: error)
+            })
         } catch {
             channel.finish(throwing: error)
         }
         return channel.makeStream()
     }
 
-    private static func read(
-        path: String?, spec: InputSpec, format: PCMFormat, readBytes: Int,
-        channel: BlockChannel, recorder: StatisticsRecorder
-    ) throws(LightShowError) {
-        // A fifo's open waits here, on the reader thread, until a writer (MPD) opens the other end.
-        let fd = path.map { open($0, O_RDONLY | O_CLOEXEC) } ?? 0
-        guard fd >= 0 else {
-            throw LightShowError("input \(spec) can't be opened: \(String(cString: strerror(errno)))", exitStatus: .noInput)
-        }
-        defer { if path != nil { close(fd) } }
-        var decoder = PCMDecoder(format: format)
-        var buffer = [UInt8](repeating: 0, count: readBytes)
-        var position: Int64 = 0
-        while !channel.isClosed {
-            // Wake now and then to notice a consumer that has gone away.
-            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&poller, 1, 250)
-            if ready == 0 || (ready < 0 && errno == EINTR) { continue }
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, readBytes) }
-            if count < 0 {
-                if errno == EINTR || errno == EAGAIN { continue }
-                throw LightShowError("input \(spec): read failed: \(String(cString: strerror(errno)))", exitStatus: .ioError)
+    public func forEachBlock(_ body: @escaping @Sendable (SampleBlock) -> Bool) async throws {
+        let cancelled = Locked(false)
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                do {
+                    try startReading(deliver: body, isCancelled: { cancelled.current }, finished: { error in
+                        if let error { continuation.resume(throwing: error) } else { continuation.resume() }
+                    })
+                } catch {
+                    continuation.resume(throwing: error)
+                }
             }
-            if count == 0 { break }
-            let now = MonotonicClock.now()
-            let samples = buffer.withUnsafeBytes { decoder.decode(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
-            guard !samples.isEmpty else { continue }
-            let block = SampleBlock(samples: samples, channels: format.channels, sampleRate: format.sampleRate,
-                                    startFrame: position, captureTimeNanoseconds: now)
-            position += Int64(block.frameCount)
-            recorder.progressed(frames: block.frameCount, at: now)
-            guard channel.send(block) else { return }
+        } onCancel: {
+            cancelled.withLock { $0 = true }
+        }
+    }
+
+    /// Starts the reader thread: `deliver` gets each block (false stops reading), `isCancelled` is checked while
+    /// no data comes, and `finished` gets nil at the end of input or the error that ended it.
+    private func startReading(
+        deliver: @escaping @Sendable (SampleBlock) -> Bool,
+        isCancelled: @escaping @Sendable () -> Bool,
+        finished: @escaping @Sendable ((any Error)?) -> Void
+    ) throws(LightShowError) {
+        let (path, spec, format, recorder) = (path, spec, format, recorder)
+        // read(2) returns as soon as anything has arrived, so each block is what the writer wrote (MPD: 5–10 ms),
+        // handed on at once. The cap (20 ms) only splits a backlog; splitting it finer would add wake-ups, not speed.
+        let readBytes = max(1, format.sampleRate / 50) * format.bytesPerFrame
+        try DedicatedThread.start(name: "ls-pcm") {
+            let reader = Reader(path: path, spec: spec, format: format, readBytes: readBytes,
+                                deliver: deliver, isCancelled: isCancelled, recorder: recorder)
+            do {
+                try reader.run()
+                recorder.update { $0.state = .finished }
+                finished(nil)
+            } catch {
+                recorder.update { $0.state = .finished }
+                finished(error)
+            }
+        }
+    }
+
+    /// The reader thread's loop.
+    private struct Reader {
+        let path: String?
+        let spec: InputSpec
+        let format: PCMFormat
+        let readBytes: Int
+        let deliver: @Sendable (SampleBlock) -> Bool
+        let isCancelled: @Sendable () -> Bool
+        let recorder: StatisticsRecorder
+
+        func run() throws(LightShowError) {
+            // A fifo's open waits here, on the reader thread, until a writer (MPD) opens the other end.
+            let fd = path.map { open($0, O_RDONLY | O_CLOEXEC) } ?? 0
+            guard fd >= 0 else {
+                throw LightShowError("input \(spec) can't be opened: \(String(cString: strerror(errno)))", exitStatus: .noInput)
+            }
+            defer { if path != nil { close(fd) } }
+            var decoder = PCMDecoder(format: format)
+            var buffer = [UInt8](repeating: 0, count: readBytes)
+            var position: Int64 = 0
+            while !isCancelled() {
+                // Wake now and then to notice a consumer that has gone away.
+                var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                let ready = poll(&poller, 1, 250)
+                if ready == 0 || (ready < 0 && errno == EINTR) { continue }
+                let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, readBytes) }
+                if count < 0 {
+                    if errno == EINTR || errno == EAGAIN { continue }
+                    throw LightShowError("input \(spec): read failed: \(String(cString: strerror(errno)))", exitStatus: .ioError)
+                }
+                if count == 0 { break }
+                let now = MonotonicClock.now()
+                let samples = buffer.withUnsafeBytes { decoder.decode(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+                guard !samples.isEmpty else { continue }
+                let block = SampleBlock(samples: samples, channels: format.channels, sampleRate: format.sampleRate,
+                                        startFrame: position, captureTimeNanoseconds: now)
+                position += Int64(block.frameCount)
+                recorder.progressed(frames: block.frameCount, at: now)
+                guard deliver(block) else { return }
+            }
         }
     }
 }

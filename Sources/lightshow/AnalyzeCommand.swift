@@ -99,15 +99,9 @@ struct AnalyzeCommand: AsyncParsableCommand {
             writer.buffer.append(contentsOf: header.utf8)
             try writer.frameDone()
         }
-        // The playback state machine comes later; until then every frame is "playing".
-        let state = PlaybackState.playing
-        for try await block in source.blocks() {
-            for frame in analyzer.process(block) {
-                formatter.append(time: frame.time, levels: frame.levels, state: state, to: &writer.buffer)
-                try writer.frameDone()
-            }
-            if writer.isClosed { return }
-        }
+        let sink = AnalyzeSink(analyzer: analyzer, formatter: formatter, writer: writer)
+        try await source.forEachBlock { sink.take($0) }
+        if let failure = sink.failure { throw failure }
         try writer.flush()
     }
 }
