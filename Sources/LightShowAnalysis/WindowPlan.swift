@@ -10,11 +10,15 @@ public struct WindowPlan: Equatable, Sendable {
     /// FFT length for frequencies at and above `splitFrequency`.
     public let shortSize: Int
     public let splitFrequency: Double
+    /// The long window runs on audio decimated by this factor (1 or `Decimator.factor`): it only uses bins below
+    /// `splitFrequency`, so a 4× shorter transform over the same span gives the same bins for a quarter of the work.
+    public let longDecimation: Int
 
-    public init(longSize: Int, shortSize: Int, splitFrequency: Double) {
+    public init(longSize: Int, shortSize: Int, splitFrequency: Double, longDecimation: Int = 1) {
         self.longSize = longSize
         self.shortSize = shortSize
         self.splitFrequency = splitFrequency
+        self.longDecimation = longDecimation == Decimator.factor ? longDecimation : 1
     }
 
     /// The plan for a sample rate: long ≈ 85 ms, short ≈ 20 ms, rounded up to powers of two
@@ -22,11 +26,20 @@ public struct WindowPlan: Equatable, Sendable {
     public init(sampleRate: Int) {
         let long = Self.powerOfTwo(atLeast: Double(sampleRate) * 0.085)
         let short = Self.powerOfTwo(atLeast: Double(sampleRate) * 0.020)
-        self.init(longSize: long, shortSize: short, splitFrequency: 12 * Double(sampleRate) / Double(short))
+        let split = 12 * Double(sampleRate) / Double(short)
+        // Decimate when the reduced rate still leaves the split far below its Nyquist frequency (rates ≥ 32 kHz).
+        let decimate = Double(sampleRate) / Double(2 * Decimator.factor) >= 7 * split
+        self.init(longSize: long, shortSize: short, splitFrequency: split, longDecimation: decimate ? Decimator.factor : 1)
     }
 
-    /// Sizes in the order the analyzer keeps its transforms.
+    /// Span of each window in input samples, in the order the analyzer keeps its transforms.
     public var sizes: [Int] { [longSize, shortSize] }
+
+    /// Decimation of each transform's input, same order.
+    public var decimations: [Int] { [longDecimation, 1] }
+
+    /// Points of each transform, same order.
+    public var transformSizes: [Int] { zip(sizes, decimations).map { $0 / $1 } }
 
     /// The part of `lower…upper` each transform covers, in the order of `sizes`.
     public func split(lower: Double, upper: Double) -> [(lower: Double, upper: Double)] {

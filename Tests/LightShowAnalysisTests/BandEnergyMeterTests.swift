@@ -12,10 +12,9 @@ import Glibc
     static func energies(of signal: [Float], sampleRate: Int, bands: BandsSettings = BandsSettings()) -> [Double] {
         let plan = WindowPlan(sampleRate: sampleRate)
         let meter = BandEnergyMeter(plan: plan, sampleRate: sampleRate, bands: bands)
-        var history = SampleHistory(capacity: meter.historyLength)
-        signal.withUnsafeBufferPointer { history.append($0) }
+        signal.withUnsafeBufferPointer { meter.append($0) }
         var energies: [Double] = []
-        meter.measure(history, into: &energies)
+        meter.measure(into: &energies)
         return energies
     }
 
