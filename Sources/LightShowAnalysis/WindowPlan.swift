@@ -4,6 +4,11 @@
 /// also delays every onset by a good part of its length. So the axis is split: below `splitFrequency`
 /// (bass and the bottom of the mid) a long window gives resolution; above it a short one (~20 ms) gives speed.
 /// The split sits a dozen short-window bins up, where a Hann window's leakage from a bass note is below −70 dB.
+///
+/// Measured at 44.1 kHz with the default bands: a 2048-point long window lets a steady 200 Hz tone light the mid
+/// at 0.33, 4096 points at 0.00. A burst after silence reaches half its level 17 ms after onset at 60 Hz and
+/// 10 ms at 1 and 8 kHz; a burst repeated every 0.5 s (an established gain) 35 ms at 60 Hz and 15 ms at 1 and 8 kHz.
+/// A shorter mid/treble window (512) measured no faster: the dB scale and the 12 ms attack dominate there.
 public struct WindowPlan: Equatable, Sendable {
     /// FFT length for frequencies below `splitFrequency`.
     public let longSize: Int
