@@ -35,14 +35,14 @@ import TestSupport
 
     @Test func statusIsHumanReadable() async throws {
         let daemon = try Daemon()
-        let result = try await LightshowProcess.runDetached(["ctl", "--socket", daemon.socket, "status"])
+        let result = try await LightshowProcess.runDetached(["ctl", "--timeout", "60s", "--socket", daemon.socket, "status"])
         #expect(result.status == 0)
         #expect(result.stdout == "state: playing\nlevels.bass: 0.5\nlevels.mid: 0.25\n")
     }
 
     @Test func jsonPrintsTheReplyAsItIs() async throws {
         let daemon = try Daemon()
-        let result = try await LightshowProcess.runDetached(["ctl", "--socket", daemon.socket, "--json", "pause"])
+        let result = try await LightshowProcess.runDetached(["ctl", "--timeout", "60s", "--socket", daemon.socket, "--json", "pause"])
         #expect(result.status == 0)
         #expect(result.stdout == #"{"id":1,"ok":true,"result":{"state":"paused","levels":{"bass":0.5,"mid":0.25}}}"# + "\n")
     }
@@ -50,7 +50,7 @@ import TestSupport
     @Test func socketIsFoundInTheRuntimeDirectory() async throws {
         let daemon = try Daemon()
         let result = try await LightshowProcess.runDetached(
-            ["ctl", "toggle"], environment: ["RUNTIME_DIRECTORY": daemon.directory.path, "XDG_CONFIG_HOME": daemon.directory.path]
+            ["ctl", "--timeout", "60s", "toggle"], environment: ["RUNTIME_DIRECTORY": daemon.directory.path, "XDG_CONFIG_HOME": daemon.directory.path]
         )
         #expect(result.status == 0)
         #expect(result.stdout.hasPrefix("state: playing\n"))
@@ -58,7 +58,7 @@ import TestSupport
 
     @Test func failedReloadExits78WithTheErrors() async throws {
         let daemon = try Daemon()
-        let result = try await LightshowProcess.runDetached(["ctl", "--socket", daemon.socket, "reload"])
+        let result = try await LightshowProcess.runDetached(["ctl", "--timeout", "60s", "--socket", daemon.socket, "reload"])
         #expect(result.status == 78)
         #expect(result.stderr == "lightshow: reload: /etc/lightshow/lightshow.toml:2: error: bands.bass.upper: 30000 is above the axis maximum 20000\n")
     }
@@ -81,7 +81,7 @@ import TestSupport
             try? await Task.sleep(for: .milliseconds(500))
             server.shutdown()
         }
-        let result = try await LightshowProcess.runDetached(["ctl", "--socket", daemon.socket, "subscribe", "--fps", "20"])
+        let result = try await LightshowProcess.runDetached(["ctl", "--timeout", "60s", "--socket", daemon.socket, "subscribe", "--fps", "20"])
         publisher.cancel()
         await stopper.value
         #expect(result.status == 0)
