@@ -71,7 +71,7 @@ public final class LevelAnalyzer {
                 let take = Int(min(Int64(samples.count - offset), boundary - consumed))
                 let chunk = UnsafeBufferPointer(rebasing: samples[offset..<(offset + take)])
                 history.append(chunk)
-                for sample in chunk { hopSquares += Double(sample * sample) }
+                hopSquares += Double(Self.sumOfSquares(chunk))
                 hopCount += take
                 offset += take
                 consumed += Int64(take)
@@ -81,6 +81,24 @@ public final class LevelAnalyzer {
             }
         }
         return frames
+    }
+
+    /// Σ x² with eight float lanes (a plain loop can't be vectorized: float addition order is fixed).
+    static func sumOfSquares(_ samples: UnsafeBufferPointer<Float>) -> Float {
+        var lanes = SIMD8<Float>()
+        let whole = samples.count / 8 * 8
+        var index = 0
+        while index < whole {
+            let vector = SIMD8<Float>(samples[index..<(index + 8)])
+            lanes += vector * vector
+            index += 8
+        }
+        var sum = lanes.sum()
+        while index < samples.count {
+            sum += samples[index] * samples[index]
+            index += 1
+        }
+        return sum
     }
 
     private func hop(boundary: Int64, block: SampleBlock, blockEnd: Int64) -> AnalysisFrame {
