@@ -222,8 +222,6 @@ final class ControlEventLoop<Handler: ControlCommandHandler> {
     }
 
     static func now() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+        Monotonic.seconds()
     }
 }
