@@ -83,6 +83,6 @@ let package = Package(
         .testTarget(name: "LightShowTerminalTests", dependencies: ["LightShowTerminal", "TestSupport"]),
         .testTarget(name: "LightShowDaemonTests", dependencies: ["LightShowDaemon", "TestSupport"]),
         // Runs the built `lightshow` executable end to end.
-        .testTarget(name: "IntegrationTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "LightShowDaemon"]),
     ]
 )
