@@ -18,7 +18,6 @@ public final class LevelAnalyzer {
     private let schedule: HopSchedule
     private let meter: BandEnergyMeter
     private var processor: LevelProcessor
-    private var history: SampleHistory
     private var pendingBands: BandsSettings?
 
     private var mono: [Float] = []
@@ -49,7 +48,6 @@ public final class LevelAnalyzer {
         schedule = HopSchedule(sampleRate: self.sampleRate, framesPerSecond: self.framesPerSecond)
         meter = BandEnergyMeter(plan: windowPlan, sampleRate: self.sampleRate, bands: bands)
         processor = LevelProcessor(settings: settings)
-        history = SampleHistory(capacity: meter.historyLength)
         energies.reserveCapacity(Band.allCases.count)
     }
 
@@ -70,7 +68,7 @@ public final class LevelAnalyzer {
                 let boundary = schedule.boundary(nextHop)
                 let take = Int(min(Int64(samples.count - offset), boundary - consumed))
                 let chunk = UnsafeBufferPointer(rebasing: samples[offset..<(offset + take)])
-                history.append(chunk)
+                meter.append(chunk)
                 hopSquares += Double(Self.sumOfSquares(chunk))
                 hopCount += take
                 offset += take
@@ -113,7 +111,7 @@ public final class LevelAnalyzer {
         hopCount = 0
         nextHop += 1
 
-        meter.measure(history, into: &energies)
+        meter.measure(into: &energies)
         let rmsDBFS = Decibels.fromAmplitude(rms)
         let result = processor.process(meanSquares: energies, rmsDBFS: rmsDBFS, dt: dt)
         // The block's capture time is its newest sample's; a hop ending earlier in the block was captured earlier.

@@ -30,6 +30,8 @@ public final class WAVFileWriter {
         guard let opened = sf_open(temporaryPath, Int32(SFM_WRITE), &info) else {
             throw LightShowError("cannot write \(path): \(String(cString: sf_strerror(nil)))", exitStatus: .ioError)
         }
+        // The PEAK chunk carries a timestamp; leaving it out keeps the file identical across runs.
+        _ = sf_command(opened, Int32(SFC_SET_ADD_PEAK_CHUNK), nil, Int32(SF_FALSE))
         handle = opened
     }
 

@@ -97,6 +97,24 @@ import TestSupport
         #expect(try await fixture.client().request("status")["ok"] == true)
     }
 
+    @Test func aFloodingClientThatDoesNotReadStallsNoOneAndLosesNoReply() async throws {
+        let fixture = try ServerFixture()
+        let flooder = try await fixture.client()
+        // 4 MB of two-byte bad lines: two million error replies if nothing held them back.
+        flooder.sendInBackground(Array(repeating: Array("x\n".utf8), count: 2_000_000).flatMap { $0 })
+        // Meanwhile others are served promptly.
+        let other = try await fixture.client()
+        for _ in 0..<20 { #expect(try await other.request("status")["ok"] == true) }
+        // The flooder gets every reply in order once it reads: the server held its lines, it dropped none.
+        var replies = 0
+        while replies < 2_000_000, let line = try await flooder.readText() {
+            if replies == 0 { #expect(line == #"{"id":null,"ok":false,"error":"invalid JSON at byte 1: expected a value"}"#) }
+            replies += 1
+            if replies >= 20_000 { break }
+        }
+        #expect(replies == 20_000)
+    }
+
     @Test func clientsAreCapped() async throws {
         let fixture = try ServerFixture(maxClients: 2)
         let first = try await fixture.client()
@@ -133,6 +151,20 @@ import TestSupport
         try await service.value
         #expect(access(path, F_OK) != 0)
         #expect(try await client.readLine() == nil)
+    }
+
+    @Test func shutdownTwiceAndPublishingAfterwardsAreHarmless() async throws {
+        let fixture = try ServerFixture()
+        let client = try await fixture.client()
+        #expect(try await client.request("subscribe")["ok"] == true)
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<4 { group.addTask { fixture.server.shutdown() } }
+        }
+        fixture.server.publishFrame(["event": "frame"])
+        fixture.server.broadcast(["event": "state"])
+        fixture.server.shutdown()
+        #expect(try await client.readLine() == nil)
+        #expect(access(fixture.path, F_OK) != 0)
     }
 
     @Test func broadcastEventsReachSubscribersOnly() async throws {

@@ -26,13 +26,7 @@ import TestSupport
         #expect(try await client.request("subscribe", arguments: ["fps": 20])["ok"] == true)
         let producer = Thread { _ = Self.produce(fixture.server, count: 200, rate: 100, padding: 0) }
         producer.start()
-        var sequences: [Int] = []
-        let started = Date()
-        while let last = sequences.last ?? 0 as Int?, last < 200, Date().timeIntervalSince(started) < 30 {
-            guard let frame = try await client.readJSON(), let seq = frame.sequence else { break }
-            sequences.append(seq)
-        }
-        let elapsed = Date().timeIntervalSince(started)
+        let (sequences, elapsed) = try await client.readFrames(until: 200)
         #expect(sequences.last == 200, "the newest frame is always delivered in the end")
         #expect(sequences == sequences.sorted() && Set(sequences).count == sequences.count)
         // 2 s of frames at 20 fps: about 40, never far more (throttled), never starved.
@@ -55,25 +49,19 @@ import TestSupport
         }
         producer.start()
 
-        var received: [Int] = []
-        let started = Date()
-        while received.last ?? 0 < published, Date().timeIntervalSince(started) < 30 {
-            guard let frame = try await reader.readJSON(), let seq = frame.sequence else { break }
-            received.append(seq)
-        }
-        let elapsed = Date().timeIntervalSince(started)
+        let (received, elapsed) = try await reader.readFrames(until: published)
         #expect(received.last == published)
-        // 1.5 s at 60 fps is about 90 frames; the stalled client must not hold the reader back.
-        #expect(Double(received.count) / elapsed >= 30, "reader got \(received.count) frames in \(elapsed) s")
+        // The reader can get at most one frame per 1/60 s and no more than were published; the stalled
+        // client must not cost it more than half of that (a loaded machine may slow the producer too).
+        let possible = min(Double(published), 60 * elapsed)
+        #expect(Double(received.count) >= 0.5 * possible, "reader got \(received.count) of \(possible) frames in \(elapsed) s")
         #expect(await eventually { producer.isFinished })
-        #expect(slowestPublish < 0.05, "publishing blocked for \(slowestPublish) s")
+        // A publish that waited on the stalled client would never return; a loaded machine may still pause a thread.
+        #expect(slowestPublish < 0.5, "publishing blocked for \(slowestPublish) s")
 
         // The stalled client's socket filled long ago; when it finally reads it gets in-order frames
         // ending with the newest, having skipped everything in between.
-        var backlog: [Int] = []
-        while backlog.last ?? 0 < published, let frame = try await stalled.readJSON(), let seq = frame.sequence {
-            backlog.append(seq)
-        }
+        let backlog = try await stalled.readFrames(until: published).sequences
         #expect(backlog.last == published)
         #expect(backlog == backlog.sorted())
         #expect(backlog.count < published / 2, "a stalled client got \(backlog.count) of \(published) frames")

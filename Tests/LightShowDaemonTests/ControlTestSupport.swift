@@ -50,7 +50,7 @@ final class AsyncClient: @unchecked Sendable {
     private var client: ControlClient?
 
     init(path: String) async throws {
-        client = try await perform { _ in try ControlClient(path: path, timeoutSeconds: 20) }
+        client = try await perform { _ in try ControlClient(path: path, timeoutSeconds: 60) }
     }
 
     func request(_ command: String, arguments: JSONObject = [:]) async throws -> JSONValue {
@@ -67,6 +67,20 @@ final class AsyncClient: @unchecked Sendable {
 
     func finishSending() async throws {
         try await perform { $0!.finishSending() }
+    }
+
+    /// Reads frame events until `last` arrives or `timeout` passes, all on the client's queue so the pace
+    /// measured is the server's, not the test pool's. Returns the sequences seen and the seconds it took.
+    func readFrames(until last: Int, timeout: Double = 60) async throws -> (sequences: [Int], seconds: Double) {
+        try await perform { client in
+            let started = Date()
+            var sequences: [Int] = []
+            while sequences.last ?? 0 < last, Date().timeIntervalSince(started) < timeout {
+                guard let frame = try client!.readJSON(), let seq = frame.sequence else { break }
+                sequences.append(seq)
+            }
+            return (sequences, Date().timeIntervalSince(started))
+        }
     }
 
     func readLine() async throws -> [UInt8]? {

@@ -14,12 +14,16 @@ import Testing
         #expect(try JSONParser.parse(Array(value.description.utf8)) == value)
     }
 
+    @Test func parsesNumbersByTheGrammar() throws {
+        #expect(try JSONParser.parse(Array("[0, -0.5, 10, 2E3, 1e-2, -12.25e+1]".utf8)) == [0, -0.5, 10, 2000, 0.01, -122.5])
+    }
+
     @Test func parsesEscapesAndSurrogatePairs() throws {
         let parsed = try JSONParser.parse(Array(#" {"s": "\u00e9\ud83d\ude00\/\\\"" , "n": -1.5e2 } "#.utf8))
         #expect(parsed == ["s": "é😀/\\\"", "n": -150])
     }
 
-    @Test(arguments: ["", "{", "[1,]", "{\"a\" 1}", "01x", "\"abc", "tru", "{\"a\":1}x", "+1", "\"\u{1}\"", "[1 2]"])
+    @Test(arguments: ["", "{", "[1,]", "{\"a\" 1}", "01", "1.", ".5", "-", "1e", "1e400", "\"abc", "tru", "{\"a\":1}x", "+1", "\"\u{1}\"", "[1 2]"])
     func rejectsMalformed(_ text: String) {
         #expect(throws: JSONParser.Failure.self) { try JSONParser.parse(Array(text.utf8)) }
     }

@@ -61,7 +61,7 @@ import TestSupport
         }
         let finishError = #expect(throws: RecordingError.self) { try writer.finish() }
         let message = (finishError ?? submitError)?.message ?? ""
-        #expect(message.contains(blocker) && message.contains("12 complete frames"), "message: \(message)")
+        #expect(message.contains(out.file("frame_000012.png")) && message.contains("12 complete frames"), "message: \(message)")
         #expect(finishError?.exitStatus == .ioError)
         try FileManager.default.removeItem(atPath: blocker)
         let names = try listing(out.path)

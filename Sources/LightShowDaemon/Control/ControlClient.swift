@@ -14,9 +14,7 @@ public final class ControlClient {
         guard let address = UnixSocketAddress(path) else { throw SystemCallError("connect \(path)", code: ENAMETOOLONG) }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw SystemCallError("socket") }
-        var timeout = timeval(tv_sec: Int(timeoutSeconds), tv_usec: Int((timeoutSeconds - timeoutSeconds.rounded(.down)) * 1e6))
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        Self.setTimeout(fd, timeoutSeconds)
         guard address.withSockaddr({ connect(fd, $0, $1) }) == 0 else {
             let error = SystemCallError("connect \(path)")
             close(fd)
@@ -27,6 +25,18 @@ public final class ControlClient {
     }
 
     deinit { close(fd) }
+
+    /// How long a read or write may wait; nil waits for ever (a subscription's stream).
+    public func setTimeout(_ seconds: Double?) {
+        Self.setTimeout(fd, seconds ?? 0)
+    }
+
+    private static func setTimeout(_ fd: Int32, _ seconds: Double) {
+        let whole = seconds.rounded(.down)
+        var timeout = timeval(tv_sec: Int(whole), tv_usec: Int((seconds - whole) * 1e6))
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
 
     /// Sends `{"id":N,"cmd":command, …arguments}` and waits for the reply with that id
     /// (events a subscribed connection receives meanwhile are skipped).
@@ -73,8 +83,9 @@ public final class ControlClient {
             var chunk = [UInt8](repeating: 0, count: 65_536)
             let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             if count < 0 {
-                if errno == EINTR { continue }
-                throw SystemCallError("read \(path)")
+                let code = errno
+                if code == EINTR { continue }
+                throw SystemCallError(code == EAGAIN ? "read \(path): no reply in time" : "read \(path)", code: code)
             }
             if count == 0 { return nil }
             buffer += chunk[0..<count]

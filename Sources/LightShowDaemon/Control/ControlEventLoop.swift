@@ -140,11 +140,13 @@ final class ControlEventLoop<Handler: ControlCommandHandler> {
 
     // MARK: - Requests
 
-    /// Handles complete lines while no request is in flight; an over-long line gets one error and is skipped.
+    /// Handles complete lines while no request is in flight and the client reads its replies; an over-long
+    /// line gets one error and is skipped.
     private func processLines(_ connection: ControlConnection, now: Double) {
         var start = 0
         let newline = UInt8(ascii: "\n")
-        while !connection.inFlight, let end = connection.input[start...].firstIndex(of: newline) {
+        while !connection.inFlight, connection.pendingOutput <= ControlConnection.outputHighWater,
+              let end = connection.input[start...].firstIndex(of: newline) {
             let line = connection.input[start..<end]
             start = end + 1
             if connection.discarding {
@@ -156,6 +158,8 @@ final class ControlEventLoop<Handler: ControlCommandHandler> {
             }
         }
         connection.input.removeFirst(start)
+        // Only a trailing partial line can be too long; complete lines may be waiting their turn.
+        guard !connection.input.contains(newline) else { return }
         if connection.discarding {
             connection.input.removeAll(keepingCapacity: true)
         } else if !connection.inFlight && connection.input.count > options.maxLineBytes {
@@ -222,8 +226,6 @@ final class ControlEventLoop<Handler: ControlCommandHandler> {
     }
 
     static func now() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+        Monotonic.seconds()
     }
 }

@@ -151,12 +151,28 @@ struct JSONParser {
         return value
     }
 
+    /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`, exactly JSON's grammar.
     private mutating func number() throws(Failure) -> Double {
         let start = position
-        let allowed: Set<UInt8> = Set("+-0123456789.eE".utf8)
-        while let byte = peek(), allowed.contains(byte) { position += 1 }
-        let text = String(decoding: bytes[start..<position], as: UTF8.self)
-        guard let number = Double(text), number.isFinite, text.first != "+" else {
+        func digits() -> Int {
+            let first = position
+            while let byte = peek(), (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) { position += 1 }
+            return position - first
+        }
+        if peek() == UInt8(ascii: "-") { position += 1 }
+        let leadingZero = peek() == UInt8(ascii: "0")
+        let integer = digits()
+        var valid = integer > 0 && !(leadingZero && integer > 1)
+        if valid, peek() == UInt8(ascii: ".") {
+            position += 1
+            valid = digits() > 0
+        }
+        if valid, let byte = peek(), byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
+            position += 1
+            if let sign = peek(), sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { position += 1 }
+            valid = digits() > 0
+        }
+        guard valid, let number = Double(String(decoding: bytes[start..<position], as: UTF8.self)), number.isFinite else {
             position = start
             throw failure("a number")
         }

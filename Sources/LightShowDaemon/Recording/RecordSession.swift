@@ -44,8 +44,10 @@ public struct RecordSession: Sendable {
     /// Records, and returns what was written. Throws a `UserFacingError` (74 for a write error) after
     /// leaving the directory consistent: frames 0…n−1 on disk, all listed, no temporary files.
     public func run() async throws -> Summary {
+        // Files, and the demo when it has a length, render offline; everything else is recorded as it arrives.
+        let offline = !input.isLive || (input == .demo && duration != nil)
         let source = try AudioSources.open(
-            input, pcmFormat: pcmFormat, pacing: input.isLive ? .natural : .offline, duration: duration
+            input, pcmFormat: pcmFormat, pacing: offline ? .offline : .natural, duration: duration
         )
         let output = try OutputDirectory(path: directory, force: force)
         let writer = try FrameSequenceWriter(

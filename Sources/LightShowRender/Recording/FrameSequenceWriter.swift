@@ -96,7 +96,7 @@ public final class FrameSequenceWriter: @unchecked Sendable {
             do {
                 let scene = Scene(frame: frame, width: width, height: height, style: style)
                 let bytes = try encoder.encode(renderer.render(scene))
-                try FrameFile.write(bytes, to: temporary)
+                try FrameFile.write(bytes, to: temporary, reportedAs: directory.file(OutputDirectory.frameName(frame.index)))
                 commit(frame)
             } catch let error as RecordingError {
                 fail(error, at: frame.index)
