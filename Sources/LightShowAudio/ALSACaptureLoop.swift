@@ -6,11 +6,13 @@ struct ALSACaptureLoop: Sendable {
     let spec: InputSpec
     private(set) var device: ALSACaptureDevice?
     let parameters: ALSACaptureDevice.Parameters
-    let channel: BlockChannel
+    let sink: BlockSink
     let recorder: StatisticsRecorder
     let stallRequest: Locked<Double>
     let logger: Logger
 
+    /// Set when the consumer wants no more blocks.
+    private var stopped = false
     private var position: Int64 = 0
     private var lastReadTime: UInt64 = MonotonicClock.now()
     private var backoff = ReopenBackoff()
@@ -20,12 +22,12 @@ struct ALSACaptureLoop: Sendable {
     private var samples: [Float] = []
     private var scratch: [Int16] = []
 
-    init(spec: InputSpec, device: ALSACaptureDevice, parameters: ALSACaptureDevice.Parameters, channel: BlockChannel,
+    init(spec: InputSpec, device: ALSACaptureDevice, parameters: ALSACaptureDevice.Parameters, sink: BlockSink,
          recorder: StatisticsRecorder, stallRequest: Locked<Double>, logger: Logger) {
         self.spec = spec
         self.device = device
         self.parameters = parameters
-        self.channel = channel
+        self.sink = sink
         self.recorder = recorder
         self.stallRequest = stallRequest
         self.logger = logger
@@ -36,7 +38,7 @@ struct ALSACaptureLoop: Sendable {
     }
 
     mutating func run() {
-        while !channel.isClosed {
+        while !stopped, !sink.isCancelled() {
             let stall = stallRequest.withLock { value in defer { value = 0 }; return value }
             if stall > 0 { MonotonicClock.sleep(seconds: stall) }
             if let device {
@@ -47,7 +49,7 @@ struct ALSACaptureLoop: Sendable {
         }
         device = nil
         recorder.update { $0.state = .finished }
-        channel.finish()
+        sink.finish(nil)
     }
 
     /// Waits for one period (or a timeout, to notice a consumer that left) and hands it on.
@@ -73,7 +75,7 @@ struct ALSACaptureLoop: Sendable {
                                     startFrame: position, captureTimeNanoseconds: readTime - min(age, readTime))
             position += Int64(count)
             recorder.progressed(frames: count, at: readTime)
-            channel.send(block)
+            if !sink.deliver(block) { stopped = true }
         } catch where error.isRecoverable {
             recover(device, from: error)
         } catch {
@@ -130,8 +132,10 @@ struct ALSACaptureLoop: Sendable {
         guard MonotonicClock.now() >= nextFill else { return }
         nextFill += fillStep
         let silence = [Float](repeating: 0, count: fillFrames * parameters.channels)
-        channel.send(SampleBlock(samples: silence, channels: parameters.channels, sampleRate: parameters.sampleRate,
-                                 startFrame: position, captureTimeNanoseconds: MonotonicClock.now()))
+        if !sink.deliver(SampleBlock(samples: silence, channels: parameters.channels, sampleRate: parameters.sampleRate,
+                                 startFrame: position, captureTimeNanoseconds: MonotonicClock.now())) {
+            stopped = true
+        }
         position += Int64(fillFrames)
     }
 

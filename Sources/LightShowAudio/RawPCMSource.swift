@@ -29,55 +29,28 @@ public final class RawPCMSource: AudioSource {
     }
 
     public func blocks() -> AsyncThrowingStream<SampleBlock, any Error> {
-        let channel = BlockChannel(capacity: 64)
-        do {
-            try startReading(deliver: channel.send, isCancelled: { channel.isClosed }, finished: { error in
-                channel.finish(throwing: error)
-            })
-        } catch {
-            channel.finish(throwing: error)
-        }
-        return channel.makeStream()
+        BlockSink.stream(capacity: 64) { try startReading(into: $0) }
     }
 
     public func forEachBlock(_ body: @escaping @Sendable (SampleBlock) -> Bool) async throws {
-        let cancelled = Locked(false)
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                do {
-                    try startReading(deliver: body, isCancelled: { cancelled.current }, finished: { error in
-                        if let error { continuation.resume(throwing: error) } else { continuation.resume() }
-                    })
-                } catch {
-                    continuation.resume(throwing: error)
-                }
-            }
-        } onCancel: {
-            cancelled.withLock { $0 = true }
-        }
+        try await BlockSink.run(body) { try startReading(into: $0) }
     }
 
-    /// Starts the reader thread: `deliver` gets each block (false stops reading), `isCancelled` is checked while
-    /// no data comes, and `finished` gets nil at the end of input or the error that ended it.
-    private func startReading(
-        deliver: @escaping @Sendable (SampleBlock) -> Bool,
-        isCancelled: @escaping @Sendable () -> Bool,
-        finished: @escaping @Sendable ((any Error)?) -> Void
-    ) throws(LightShowError) {
+    /// Starts the reader thread, which hands blocks to `sink` and finishes it at the end of input or on failure.
+    private func startReading(into sink: BlockSink) throws(LightShowError) {
         let (path, spec, format, recorder) = (path, spec, format, recorder)
         // read(2) returns as soon as anything has arrived, so each block is what the writer wrote (MPD: 5–10 ms),
         // handed on at once. The cap (20 ms) only splits a backlog; splitting it finer would add wake-ups, not speed.
         let readBytes = max(1, format.sampleRate / 50) * format.bytesPerFrame
         try DedicatedThread.start(name: "ls-pcm") {
-            let reader = Reader(path: path, spec: spec, format: format, readBytes: readBytes,
-                                deliver: deliver, isCancelled: isCancelled, recorder: recorder)
+            let reader = Reader(path: path, spec: spec, format: format, readBytes: readBytes, sink: sink, recorder: recorder)
             do {
                 try reader.run()
                 recorder.update { $0.state = .finished }
-                finished(nil)
+                sink.finish(nil)
             } catch {
                 recorder.update { $0.state = .finished }
-                finished(error)
+                sink.finish(error)
             }
         }
     }
@@ -88,8 +61,7 @@ public final class RawPCMSource: AudioSource {
         let spec: InputSpec
         let format: PCMFormat
         let readBytes: Int
-        let deliver: @Sendable (SampleBlock) -> Bool
-        let isCancelled: @Sendable () -> Bool
+        let sink: BlockSink
         let recorder: StatisticsRecorder
 
         func run() throws(LightShowError) {
@@ -102,7 +74,7 @@ public final class RawPCMSource: AudioSource {
             var decoder = PCMDecoder(format: format)
             var buffer = [UInt8](repeating: 0, count: readBytes)
             var position: Int64 = 0
-            while !isCancelled() {
+            while !sink.isCancelled() {
                 // Wake now and then to notice a consumer that has gone away.
                 var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
                 let ready = poll(&poller, 1, 250)
@@ -120,7 +92,7 @@ public final class RawPCMSource: AudioSource {
                                         startFrame: position, captureTimeNanoseconds: now)
                 position += Int64(block.frameCount)
                 recorder.progressed(frames: block.frameCount, at: now)
-                guard deliver(block) else { return }
+                guard sink.deliver(block) else { return }
             }
         }
     }

@@ -76,6 +76,23 @@ import Glibc
         expectBand(band, litBy: settledLevels(blocks, sampleRate: 48_000), "\(Int(frequency)) Hz")
     }
 
+    @Test func forEachBlockCapturesOnTheReaderThread() async throws {
+        let tone = Signals.interleave(Signals.sine(frequency: 500, seconds: 0.5, sampleRate: 48_000), channels: 2)
+        let device = try ALSAFileDevice(samples: tone, channels: 2)
+        useALSAConfig(device.configPath)
+        defer { useALSAConfig(nil) }
+        let source = try AudioSources.open(.alsa(device: device.name))
+        let samples = Locked<[Float]>([])
+        let wanted = device.frameCount * 2
+        try await source.forEachBlock { block in
+            samples.value += block.samples
+            return samples.value.count < wanted
+        }
+        #expect(await ExternalTool.waitUntil(seconds: 10) { source.statistics.state == .finished }, "returning false stops capture")
+        let left = Spectrum.channel(0, of: Array(samples.value.prefix(wanted)), channels: 2)
+        #expect(abs(Spectrum.dominantFrequency(Array(left.prefix(16_384)), sampleRate: 48_000) - 500) < 30)
+    }
+
     @Test func unknownDeviceFailsAtStartAndSuggestsDevices() throws {
         let device = try ALSAFileDevice(samples: [0, 0], channels: 2)
         useALSAConfig(device.configPath)
@@ -123,7 +140,9 @@ import Glibc
         let (frames0, time0) = (source.statistics.framesDelivered, Date())
         try await Task.sleep(nanoseconds: 2_000_000_000)
         let rate = Double(source.statistics.framesDelivered - frames0) / Date().timeIntervalSince(time0)
-        #expect(rate > 0.7 * Double(source.sampleRate) && rate < 1.3 * Double(source.sampleRate), "\(rate) frames/s")
+        // Never faster than real time (the file plugin, unpaced, gives millions of frames a second); the lower bound
+        // is loose because a starved test process may lose audio to overruns, which is not what this checks.
+        #expect(rate > 0.3 * Double(source.sampleRate) && rate < 1.3 * Double(source.sampleRate), "\(rate) frames/s")
         #expect(source.statistics.state == .running)
         collector.stop()
         #expect(await ExternalTool.waitUntil(seconds: 10) { source.statistics.state == .finished }, "cancelling stops capture")
