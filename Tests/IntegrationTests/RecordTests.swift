@@ -99,6 +99,47 @@ import TestSupport
         #expect((lines[5]["treble"] as? Double ?? 1) < 0.1)
     }
 
+    /// `--config` sets the colours, the gradient and the proportions the frames are drawn with.
+    @Test func theConfigFileStylesTheFrames() throws {
+        let dir = try TemporaryDirectory("record-config")
+        let input = try track(in: dir, seconds: 1)
+        let config = try dir.write("lightshow.toml", Data("""
+            [background]
+            from = "#000000"
+            to = "#FF8000"
+            angle = 0
+            [bands.bass]
+            color = "#00FFFF"
+            [scene]
+            margin = 0.1
+            toolbar_height = 0.2
+            """.utf8))
+        let out = dir.file("out")
+        let result = try LightshowProcess.run(["record", "--config", config, "--input", input, "--out", out, "--size", "320x180"])
+        #expect(result.status == 0, "\(result.stderr)")
+        var configuration = Configuration.defaults
+        configuration.background.from = RGBColor(red: 0, green: 0, blue: 0)
+        configuration.background.to = RGBColor(red: 0xFF, green: 0x80, blue: 0)
+        configuration.background.angle = 0
+        configuration.bands.bass.color = RGBColor(red: 0, green: 0xFF, blue: 0xFF)
+        configuration.scene.margin = 0.1
+        configuration.scene.toolbarHeight = 0.2
+        let png = try DecodedPNG(path: out + "/frame_000020.png")
+        // Angle 0 runs left to right: black at the left edge, nearly orange at the right, whatever the row.
+        #expect(png.pixel(0, 0) == [0, 0, 0])
+        #expect(png.pixel(0, 179) == [0, 0, 0])
+        #expect(png.pixel(319, 0) == [254, 128, 0])
+        let level = try #require(try jsonLines(out)[20]["bass"] as? Double)
+        let scene = Scene(frame: ShowFrame(index: 20, time: 0, levels: .zero, state: .playing, title: ""), width: 320, height: 180, style: Scene.Style(configuration))
+        #expect(scene.layout.toolbar.height == 36)
+        let centre = (Int(scene.lights[0].circle.center.x), Int(scene.lights[0].circle.center.y))
+        let background = scene.background.color(x: Double(centre.0), y: Double(centre.1), width: 320, height: 180)
+        let expected = configuration.bands.bass.color.composited(over: background, alpha: level)
+        let actual = png.pixel(centre.0, centre.1)
+        #expect(zip(actual, [expected.red, expected.green, expected.blue]).allSatisfy { abs(Int($0) - Int($1)) <= 1 }, "\(actual) vs \(expected)")
+        #expect(level > 0.5, "the bass tone lights the bass")
+    }
+
     @Test(arguments: [
         ["--size", "0x720"], ["--size", "1281x720"], ["--size", "1280x721"], ["--size", "7682x4320"], ["--size", "big"],
         ["--fps", "0"], ["--fps", "1000"], ["--fps", "nan"], ["--duration", "soon"], ["--duration", "0"],
