@@ -30,7 +30,7 @@ release: deps
 	$(SWIFT) build -c release
 
 run: release
-	$(BIN_RELEASE) analyze --input demo --format ascii --realtime
+	$(BIN_RELEASE) watch --input demo
 
 test: deps-test
 	$(SWIFT) build --build-tests

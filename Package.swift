@@ -48,6 +48,9 @@ let package = Package(
         ),
         // Framebuffer, rasterizer, PNG and terminal encoders.
         .target(name: "LightShowRender", dependencies: ["LightShowCore", "CZlib", "CFreeType"], swiftSettings: strict),
+        // The interactive viewer's terminal: raw keys, alternate screen, signals, the watch loop.
+        // A module of its own because it owns process-wide state (termios, signal handlers) the pure encoder must not.
+        .target(name: "LightShowTerminal", dependencies: ["LightShowCore", "LightShowRender"], swiftSettings: strict),
         // Long-running services: engine, control socket, sd_notify, MPD client, recorder.
         .target(
             name: "LightShowDaemon",
@@ -63,7 +66,7 @@ let package = Package(
             name: "lightshow",
             dependencies: [
                 "LightShowCore", "LightShowConfig", "LightShowAnalysis", "LightShowAudio", "LightShowRender",
-                "LightShowDaemon",
+                "LightShowDaemon", "LightShowTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -75,10 +78,11 @@ let package = Package(
         .testTarget(name: "LightShowCoreTests", dependencies: ["LightShowCore", "TestSupport"]),
         .testTarget(name: "LightShowConfigTests", dependencies: ["LightShowConfig", "TestSupport"]),
         .testTarget(name: "LightShowAnalysisTests", dependencies: ["LightShowAnalysis", "TestSupport"]),
-        .testTarget(name: "LightShowAudioTests", dependencies: ["LightShowAudio", "TestSupport"]),
+        .testTarget(name: "LightShowAudioTests", dependencies: ["LightShowAudio", "LightShowAnalysis", "TestSupport"]),
         .testTarget(name: "LightShowRenderTests", dependencies: ["LightShowRender", "TestSupport", "CZlib"]),
+        .testTarget(name: "LightShowTerminalTests", dependencies: ["LightShowTerminal", "TestSupport"]),
         .testTarget(name: "LightShowDaemonTests", dependencies: ["LightShowDaemon", "TestSupport"]),
         // Runs the built `lightshow` executable end to end.
-        .testTarget(name: "IntegrationTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "LightShowDaemon"]),
     ]
 )

@@ -3,11 +3,11 @@ import Glibc
 #endif
 
 /// A value behind a pthread mutex, shared between a reader thread and its observers.
-final class Locked<Value>: @unchecked Sendable {
+public final class Locked<Value>: @unchecked Sendable {
     private var value: Value
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
 
-    init(_ value: Value) {
+    public init(_ value: Value) {
         self.value = value
         pthread_mutex_init(mutex, nil)
     }
@@ -17,11 +17,11 @@ final class Locked<Value>: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    func withLock<T>(_ body: (inout Value) -> T) -> T {
+    public func withLock<T>(_ body: (inout Value) -> T) -> T {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return body(&value)
     }
 
-    var current: Value { withLock { $0 } }
+    public var current: Value { withLock { $0 } }
 }

@@ -1,14 +1,150 @@
 import ArgumentParser
+import LightShowAudio
 import LightShowCore
+import LightShowRender
+import LightShowTerminal
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// `--color` values.
+enum ColorOption: String, CaseIterable, ExpressibleByArgument {
+    case auto, truecolor
+    case palette256 = "256"
+    case ansi16 = "16"
+    case none
+
+    var depth: TerminalColorDepth? {
+        switch self {
+        case .auto: nil
+        case .truecolor: .truecolor
+        case .palette256: .palette256
+        case .ansi16: .ansi16
+        case .none: TerminalColorDepth.none
+        }
+    }
+}
 
 struct WatchCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "watch", abstract: "Not built yet.")
+    static let configuration = CommandConfiguration(
+        commandName: "watch",
+        abstract: "Show the lights in the terminal.",
+        discussion: """
+        Keys: space play/pause · p play · s stop · q quit · ? help · t tune bands
+        Tuning: 1/2/3 pick a band · ←/→ move the knob · Tab switch knob · t close. The tuned ranges are printed
+        as TOML on quit.
+
+        Examples:
+          lightshow watch --input demo
+          lightshow watch --input alsa:pulse --fps 30
+          lightshow watch --input song.flac --color 256
+        """
+    )
 
     @OptionGroup var global: GlobalOptions
 
+    @Option(name: .long, help: ArgumentHelp("Audio input (default: [input] source of the config, alsa:default).", valueName: "SPEC"))
+    var input: String?
+
+    @Option(name: .long, help: "Frames per second, 1…240.")
+    var fps: Double = 60
+
+    @Option(name: .long, help: "Colours: auto (from COLORTERM/TERM/NO_COLOR), truecolor, 256, 16 or none.")
+    var color: ColorOption = .auto
+
+    @Option(
+        name: .customLong("format-pcm"),
+        help: ArgumentHelp("Raw PCM layout for fifo: and stdin (default 44100:16:2).", valueName: "RATE:BITS:CHANNELS")
+    )
+    var formatPCM: String?
+
+    func validate() throws {
+        guard fps.isFinite, AnalyzeCommand.fpsRange.contains(fps) else {
+            throw ValidationError("--fps must be between 1 and 240, got \(fps)")
+        }
+    }
+
     func run() async throws {
-        try await reportingUserErrors {
-            throw LightShowError("'watch' is not available in this build yet", exitStatus: .usage)
+        let outcome = try await reportingUserErrors { try await watch() }
+        if case .signal(let number) = outcome {
+            // The terminal is restored; now end the way the signal would have ended us.
+            signal(number, SIG_DFL)
+            raise(number)
+        }
+    }
+
+    private func watch() async throws -> TerminalViewer.Outcome {
+        var configuration = try global.loadConfiguration()
+        if let input {
+            guard let spec = InputSpec(parsing: input) else {
+                throw LightShowError("--input '\(input)': expected \(InputSpec.expectedSyntax)", exitStatus: .usage)
+            }
+            configuration.input.source = spec
+        }
+        if let formatPCM {
+            guard let pcm = PCMFormat(parsing: formatPCM) else {
+                throw LightShowError("--format-pcm '\(formatPCM)': expected \(PCMFormat.expectedSyntax)", exitStatus: .usage)
+            }
+            configuration.input.pcmFormat = pcm
+        }
+        let environment = ProcessInfo.processInfo.environment
+        let session = try TerminalSession()
+        let source = try openSource(configuration)
+        let marker = HelpMarker(environment: environment)
+        let options = TerminalViewer.Options(
+            framesPerSecond: fps,
+            depth: TerminalColorDepth.detect(environment: environment, override: color.depth),
+            style: Scene.Style(configuration),
+            showHelp: !marker.wasShown
+        )
+        if options.showHelp { marker.markShown() }
+
+        let feed = LocalShowFeed()
+        let pipeline = Task {
+            try await feed.run(source: source, configuration: configuration, framesPerSecond: fps)
+        }
+        let viewer = TerminalViewer(session: session, feed: feed, options: options)
+        let outcome = try await runOnOwnThread { viewer.run() }
+        pipeline.cancel()
+        if viewer.controls.tuning.bands != configuration.bands, outcome == .quit {
+            print("# Tuned band ranges for lightshow.toml:")
+            print(viewer.controls.tuning.tomlSnippet, terminator: "")
+        }
+        // A pipeline failure (the input was lost for good) is reported after the terminal is restored.
+        if pipeline.isCancelled == false || outcome == .quit {
+            if case .failure(let error) = await pipeline.result, !(error is CancellationError) { throw error }
+        }
+        return outcome
+    }
+
+    /// Opens the input; a capture device that won't open gets a hint towards inputs that need none.
+    private func openSource(_ configuration: Configuration) throws -> any AudioSource {
+        do {
+            return try AudioSources.open(configuration.input.source, pcmFormat: configuration.input.pcmFormat, pacing: .realtime)
+        } catch let error as any UserFacingError {
+            guard case .alsa = configuration.input.source else { throw error }
+            throw LightShowError(
+                "\(error.description)\nno capture device opened: try `lightshow watch --input demo` or a file (`--input song.flac`)",
+                exitStatus: error.exitStatus
+            )
+        }
+    }
+}
+
+/// Runs blocking `body` on a dedicated thread (never the cooperative pool) and resumes with its result.
+private func runOnOwnThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        do {
+            try DedicatedThread.start(name: "ls-watch") { continuation.resume(returning: body()) }
+        } catch {
+            continuation.resume(throwing: error)
         }
     }
 }

@@ -8,13 +8,16 @@ import Darwin
 
 extension Framebuffer {
     /// Composites a disc of `color` at `alpha` over the image, with coverage-based anti-aliasing at the edge:
-    /// a pixel's coverage is `radius − distance + ½` (clamped), measured from the pixel centre.
-    /// Square pixels: the circle's vertical radius is used.
+    /// a pixel's coverage is `radius − distance + ½` (clamped), measured from the pixel centre in units of the
+    /// vertical radius. Horizontal distances are scaled by `radiusY / radiusX`, so non-square pixels (a terminal's
+    /// half blocks with a measured cell aspect) still give a round disc; with square pixels the scale is exactly 1.
     public mutating func fillCircle(_ circle: SceneCircle, color: RGBColor, alpha: Double) {
         let a16 = alpha16(alpha)
         let radius = circle.radiusY
         guard a16 > 0, radius > 0, width > 0, height > 0 else { return }
         let cx = circle.center.x, cy = circle.center.y
+        // Physical x per pixel column; 1 for square pixels.
+        let xScale = circle.radiusX > 0 ? radius / circle.radiusX : 1
         let r = Int32(color.red), g = Int32(color.green), b = Int32(color.blue)
         let outer = radius + 0.5, inner = max(0, radius - 0.5)
         let top = max(0, Int((cy - outer).rounded(.down)))
@@ -27,9 +30,9 @@ extension Framebuffer {
                 let dy = Double(y) + 0.5 - cy
                 let outerSquared = outer * outer - dy * dy
                 guard outerSquared > 0 else { continue }
-                let outerHalf = outerSquared.squareRoot()
+                let outerHalf = outerSquared.squareRoot() / xScale
                 let innerSquared = inner * inner - dy * dy
-                let innerHalf = innerSquared > 0 ? innerSquared.squareRoot() : -1
+                let innerHalf = innerSquared > 0 ? innerSquared.squareRoot() / xScale : -1
                 // Pixel centres x+0.5 strictly inside the inner span are fully covered.
                 let x0 = max(0, Int((cx - outerHalf - 0.5).rounded(.down)))
                 let x1 = min(width - 1, Int((cx + outerHalf - 0.5).rounded(.up)))
@@ -54,7 +57,7 @@ extension Framebuffer {
                         }
                         continue
                     }
-                    let dx = Double(x) + 0.5 - cx
+                    let dx = (Double(x) + 0.5 - cx) * xScale
                     let coverage = radius - (dx * dx + dy * dy).squareRoot() + 0.5
                     if coverage <= 0 { continue }
                     let a = coverage >= 1 ? a16 : Int32((Double(a16) * coverage).rounded())

@@ -1,0 +1,165 @@
+/// Turns successive grids into the bytes that update a terminal: only the cells that changed since the last frame,
+/// a colour code only when the colour changes, the cursor moved only over gaps, and the whole frame wrapped in
+/// synchronized output (`ESC[?2026h` … `ESC[?2026l`). A frame where nothing changed produces no bytes.
+/// Keeps the terminal's state (cells, cursor, colours) between frames; `invalidate()` forces a full redraw.
+public struct TerminalEncoder: Sendable {
+    private var previous: [TerminalCell] = []
+    private var columns = 0
+    private var rows = 0
+    /// Where the terminal's cursor is, when known.
+    private var cursorColumn = -1
+    private var cursorRow = -1
+    /// The current SGR colours, when known.
+    private var foreground: UInt32?
+    private var background: UInt32?
+    private var depth: TerminalColorDepth = .truecolor
+
+    public static let beginSynchronized: [UInt8] = Array("\u{1B}[?2026h".utf8)
+    public static let endSynchronized: [UInt8] = Array("\u{1B}[?2026l".utf8)
+
+    public init() {}
+
+    /// Forget what the terminal shows (after a resize, a resume, or anything else that touched the screen).
+    public mutating func invalidate() {
+        previous = []
+        columns = 0
+        rows = 0
+    }
+
+    /// Appends to `out` the bytes that turn the last frame into `grid`; appends nothing when they are the same.
+    public mutating func encode(_ grid: TerminalGrid, into out: inout [UInt8]) {
+        let full = grid.columns != columns || grid.rows != rows || grid.depth != depth || previous.count != grid.cells.count
+        let start = out.count
+        out.append(contentsOf: Self.beginSynchronized)
+        let bodyStart = out.count
+        if full {
+            // Nothing about the screen is known: reset colours and place the cursor explicitly.
+            out.append(contentsOf: Array("\u{1B}[0m".utf8))
+            foreground = TerminalCell.defaultColor
+            background = TerminalCell.defaultColor
+            cursorColumn = -1
+            cursorRow = -1
+            columns = grid.columns
+            rows = grid.rows
+            depth = grid.depth
+            previous = grid.cells
+        }
+        // Taken out of self so emitting (which mutates self) doesn't overlap the access.
+        var old = previous
+        previous = []
+        grid.cells.withUnsafeBufferPointer { cells in
+            for row in 0..<grid.rows {
+                let base = row * grid.columns
+                for column in 0..<grid.columns {
+                    let cell = cells[base + column]
+                    if !full && old[base + column] == cell { continue }
+                    old[base + column] = cell
+                    emit(cell, column: column, row: row, into: &out)
+                }
+            }
+        }
+        previous = old
+        if out.count == bodyStart {
+            out.removeSubrange(start...)
+        } else {
+            out.append(contentsOf: Self.endSynchronized)
+        }
+    }
+
+    private mutating func emit(_ cell: TerminalCell, column: Int, row: Int, into out: inout [UInt8]) {
+        moveCursor(column: column, row: row, into: &out)
+        // A space shows only its background; any other glyph needs both colours.
+        let needsForeground = cell.scalar != TerminalCell.space
+        let setForeground = needsForeground && foreground != cell.foreground
+        let setBackground = background != cell.background
+        if setForeground || setBackground {
+            out.append(0x1B); out.append(0x5B)  // ESC [
+            if setForeground {
+                appendColor(cell.foreground, isForeground: true, into: &out)
+                foreground = cell.foreground
+            }
+            if setBackground {
+                if setForeground { out.append(0x3B) }
+                appendColor(cell.background, isForeground: false, into: &out)
+                background = cell.background
+            }
+            out.append(0x6D)  // m
+        }
+        appendUTF8(cell.scalar, into: &out)
+        cursorColumn += 1
+        // Past the last column the cursor waits to wrap; a glyph of uncertain width may take two cells.
+        if column == columns - 1 || !Self.isKnownNarrow(cell.scalar) {
+            cursorColumn = -1
+            cursorRow = -1
+        }
+    }
+
+    private mutating func moveCursor(column: Int, row: Int, into out: inout [UInt8]) {
+        if cursorRow == row && cursorColumn == column { return }
+        out.append(0x1B); out.append(0x5B)
+        if cursorRow == row && cursorColumn >= 0 && column > cursorColumn {
+            let gap = column - cursorColumn
+            if gap > 1 { appendDecimal(gap, into: &out) }
+            out.append(0x43)  // C: cursor forward
+        } else {
+            appendDecimal(row + 1, into: &out)
+            out.append(0x3B)
+            appendDecimal(column + 1, into: &out)
+            out.append(0x48)  // H: cursor position
+        }
+        cursorColumn = column
+        cursorRow = row
+    }
+
+    private func appendColor(_ code: UInt32, isForeground: Bool, into out: inout [UInt8]) {
+        if code == TerminalCell.defaultColor {
+            out.append(isForeground ? 0x33 : 0x34); out.append(0x39)  // 39 / 49
+            return
+        }
+        switch depth {
+        case .truecolor:
+            out.append(isForeground ? 0x33 : 0x34)
+            out.append(contentsOf: [0x38, 0x3B, 0x32, 0x3B])  // 8;2;
+            appendDecimal(Int(code >> 16 & 0xFF), into: &out); out.append(0x3B)
+            appendDecimal(Int(code >> 8 & 0xFF), into: &out); out.append(0x3B)
+            appendDecimal(Int(code & 0xFF), into: &out)
+        case .palette256:
+            out.append(isForeground ? 0x33 : 0x34)
+            out.append(contentsOf: [0x38, 0x3B, 0x35, 0x3B])  // 8;5;
+            appendDecimal(Int(code), into: &out)
+        case .ansi16:
+            let index = Int(code)
+            appendDecimal(index < 8 ? (isForeground ? 30 : 40) + index : (isForeground ? 90 : 100) + index - 8, into: &out)
+        case .none:
+            out.append(isForeground ? 0x33 : 0x34); out.append(0x39)
+        }
+    }
+
+    /// Characters every terminal draws one cell wide: ASCII, box drawing, blocks and the shapes the viewer uses.
+    static func isKnownNarrow(_ scalar: UInt32) -> Bool {
+        scalar < 0x7F || (0x2500...0x25FF).contains(scalar) || scalar == 0xB7 || scalar == 0x2013 || scalar == 0x2014
+            || scalar == 0x2190 || scalar == 0x2192 || scalar == 0x2026
+    }
+}
+
+@inline(__always)
+func appendDecimal(_ value: Int, into out: inout [UInt8]) {
+    if value >= 10 { appendDecimal(value / 10, into: &out) }
+    out.append(UInt8(0x30 + value % 10))
+}
+
+@inline(__always)
+func appendUTF8(_ scalar: UInt32, into out: inout [UInt8]) {
+    switch scalar {
+    case 0..<0x80:
+        out.append(UInt8(scalar))
+    case 0x80..<0x800:
+        out.append(UInt8(0xC0 | scalar >> 6)); out.append(UInt8(0x80 | scalar & 0x3F))
+    case 0x800..<0x10000:
+        out.append(UInt8(0xE0 | scalar >> 12)); out.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+        out.append(UInt8(0x80 | scalar & 0x3F))
+    default:
+        out.append(UInt8(0xF0 | scalar >> 18)); out.append(UInt8(0x80 | scalar >> 12 & 0x3F))
+        out.append(UInt8(0x80 | scalar >> 6 & 0x3F)); out.append(UInt8(0x80 | scalar & 0x3F))
+    }
+}

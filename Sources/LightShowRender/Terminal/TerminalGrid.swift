@@ -1,0 +1,111 @@
+public import LightShowCore
+
+/// One terminal cell: a character and its two colour codes, already reduced to the terminal's colour depth,
+/// so cells that look the same on this terminal compare equal and are never redrawn.
+public struct TerminalCell: Equatable, Sendable {
+    /// Unicode scalar value of the character.
+    public var scalar: UInt32
+    public var foreground: UInt32
+    public var background: UInt32
+
+    public init(scalar: UInt32, foreground: UInt32, background: UInt32) {
+        self.scalar = scalar
+        self.foreground = foreground
+        self.background = background
+    }
+
+    /// The terminal's own colour (SGR 39/49).
+    public static let defaultColor: UInt32 = .max
+    public static let space: UInt32 = 0x20
+    public static let upperHalf: UInt32 = 0x2580
+    public static let blank = TerminalCell(scalar: space, foreground: defaultColor, background: defaultColor)
+}
+
+/// A screen's worth of cells, filled from a framebuffer of upper-half-block pixels (two pixels per cell:
+/// foreground = top pixel, background = bottom pixel) and overlaid with text.
+public struct TerminalGrid: Equatable, Sendable {
+    public let columns: Int
+    public let rows: Int
+    public let depth: TerminalColorDepth
+    public var cells: [TerminalCell]
+
+    public init(columns: Int, rows: Int, depth: TerminalColorDepth) {
+        self.columns = max(0, columns)
+        self.rows = max(0, rows)
+        self.depth = depth
+        cells = [TerminalCell](repeating: .blank, count: self.columns * self.rows)
+    }
+
+    public subscript(column: Int, row: Int) -> TerminalCell {
+        get { cells[row * columns + column] }
+        set { cells[row * columns + column] = newValue }
+    }
+
+    /// The colour code of `color` at this grid's depth.
+    @inline(__always)
+    public func code(_ color: RGBColor) -> UInt32 {
+        code(color.red, color.green, color.blue)
+    }
+
+    @inline(__always)
+    func code(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> UInt32 {
+        switch depth {
+        case .truecolor: UInt32(r) << 16 | UInt32(g) << 8 | UInt32(b)
+        case .palette256: UInt32(TerminalPalette.nearest256(RGBColor(red: r, green: g, blue: b)))
+        case .ansi16: UInt32(TerminalPalette.nearest16(RGBColor(red: r, green: g, blue: b)))
+        case .none: TerminalCell.defaultColor
+        }
+    }
+
+    /// Fills the cells of `rows` from the image: pixel row 2·r on top, 2·r+1 below. Uniform cells become spaces
+    /// on their background, which costs one colour instead of two. Without colour, brightness picks a shade.
+    public mutating func drawPixels(_ image: Framebuffer, rows rowRange: Range<Int>? = nil) {
+        let range = rowRange ?? 0..<rows
+        let width = min(columns, image.width)
+        image.pixels.withUnsafeBufferPointer { pixels in
+            for row in range where row < rows {
+                let topY = 2 * row, bottomY = min(2 * row + 1, image.height - 1)
+                guard topY < image.height else { continue }
+                for column in 0..<width {
+                    let t = (topY * image.width + column) * 3, b = (bottomY * image.width + column) * 3
+                    let cell: TerminalCell
+                    if depth == .none {
+                        let brightest = max(pixels[t], pixels[t + 1], pixels[t + 2], pixels[b], pixels[b + 1], pixels[b + 2])
+                        cell = TerminalCell(scalar: Self.shade(brightest), foreground: TerminalCell.defaultColor, background: TerminalCell.defaultColor)
+                    } else {
+                        let top = code(pixels[t], pixels[t + 1], pixels[t + 2])
+                        let bottom = code(pixels[b], pixels[b + 1], pixels[b + 2])
+                        cell = top == bottom
+                            ? TerminalCell(scalar: TerminalCell.space, foreground: bottom, background: bottom)
+                            : TerminalCell(scalar: TerminalCell.upperHalf, foreground: top, background: bottom)
+                    }
+                    cells[row * columns + column] = cell
+                }
+            }
+        }
+    }
+
+    /// Writes `text` from `column` on `row`, one scalar per cell, clipped to the grid. Returns the next column.
+    @discardableResult
+    public mutating func put(_ text: String, column: Int, row: Int, foreground: RGBColor, background: RGBColor) -> Int {
+        put(text, column: column, row: row, foreground: code(foreground), background: code(background))
+    }
+
+    @discardableResult
+    public mutating func put(_ text: String, column: Int, row: Int, foreground: UInt32, background: UInt32) -> Int {
+        var x = column
+        guard row >= 0, row < rows else { return x }
+        for scalar in text.unicodeScalars {
+            if x >= columns { break }
+            if x >= 0 { self[x, row] = TerminalCell(scalar: scalar.value, foreground: foreground, background: background) }
+            x += 1
+        }
+        return x
+    }
+
+    /// Shade characters for the colourless mode: the background stays blank, a bright light shows as █.
+    static func shade(_ brightest: UInt8) -> UInt32 {
+        let shades: [UInt32] = [0x20, 0x2591, 0x2592, 0x2593, 0x2588]
+        return shades[min(4, max(0, (Int(brightest) - 80) / 35))]
+    }
+}

@@ -1,0 +1,131 @@
+public import LightShowCore
+
+/// Draws a scene into a `TerminalGrid`: the lights as half-block pixels, the toolbar as real text on the last row,
+/// and the overlays (help balloon, band tuning) as text on top. One per viewer thread (it owns a `FrameRenderer`).
+public final class TerminalSceneComposer {
+    /// Smallest screen that shows the scene; anything smaller gets a short message.
+    public static let minimumColumns = 24
+    public static let minimumRows = 8
+
+    private let renderer = FrameRenderer(fontPaths: [])
+
+    public init() {}
+
+    public static func fits(columns: Int, rows: Int) -> Bool {
+        columns >= minimumColumns && rows >= minimumRows
+    }
+
+    /// The scene for a screen of `columns`×`rows` cells: two pixels per cell vertically, the toolbar one row tall.
+    /// `cellAspect` is a cell's height over its width (2 when unknown), so a half-block pixel is `2/cellAspect` wide.
+    public static func scene(frame: ShowFrame, columns: Int, rows: Int, cellAspect: Double = 2, style: Scene.Style) -> Scene {
+        var style = style
+        let height = 2 * rows
+        style.scene.toolbarHeight = height > 0 ? 2 / Double(height) : 0
+        let aspect = cellAspect > 0 && cellAspect.isFinite ? 2 / cellAspect : 1
+        return Scene(frame: frame, width: columns, height: height, pixelAspect: aspect, style: style)
+    }
+
+    public func compose(_ scene: Scene, depth: TerminalColorDepth, overlays: TerminalOverlays) -> TerminalGrid {
+        let columns = scene.layout.width, rows = scene.layout.height / 2
+        var grid = TerminalGrid(columns: columns, rows: rows, depth: depth)
+        var pixels = scene
+        pixels.toolbar = nil
+        var image = renderer.render(pixels)
+        if let step = overlays.help {
+            image.dim(by: TerminalInk.dimFactor, except: step.light.map { scene.layout.circle(for: $0) })
+        }
+        grid.drawPixels(image)
+        if let toolbar = scene.toolbar {
+            drawToolbar(toolbar, image: image, dimmed: overlays.help != nil && overlays.help != .toolbar, on: &grid)
+        }
+        if let tuning = overlays.tuning {
+            TuningPanelPainter.draw(tuning, on: &grid)
+        }
+        if let step = overlays.help {
+            let target: CellRect
+            switch step {
+            case .light(let band): target = CellRect(circle: scene.layout.circle(for: band))
+            case .toolbar: target = CellRect(column: 0, row: rows - 1, width: columns, height: 1)
+            }
+            let text = HelpOverlay.text(for: step, bands: overlays.bands)
+            if let balloon = BalloonLayout(text: text, target: target, columns: columns, rows: rows) {
+                drawBalloon(balloon, on: &grid)
+            }
+        }
+        return grid
+    }
+
+    /// A screen too small for the scene: one centred line saying so.
+    public static func tooSmall(columns: Int, rows: Int, depth: TerminalColorDepth) -> TerminalGrid {
+        var grid = TerminalGrid(columns: columns, rows: rows, depth: depth)
+        let full = "Terminal too small: need \(minimumColumns)×\(minimumRows)"
+        let text = full.count <= columns ? full : "too small"
+        let column = max(0, (columns - text.count) / 2)
+        grid.put(text, column: column, row: rows / 2, foreground: TerminalCell.defaultColor, background: TerminalCell.defaultColor)
+        return grid
+    }
+
+    /// ` ▶ title ……… 1:05 ` in white on the darkened strip.
+    private func drawToolbar(_ toolbar: Scene.Toolbar, image: Framebuffer, dimmed: Bool, on grid: inout TerminalGrid) {
+        let row = min(grid.rows - 1, Int(toolbar.rect.y / 2))
+        guard row >= 0, grid.columns > 0 else { return }
+        let strip = TerminalInk.stripAlpha
+        let ink = dimmed ? TerminalInk.text.mixed(with: .black, fraction: 1 - TerminalInk.dimFactor) : TerminalInk.text
+        let inkCode = grid.code(ink)
+        for column in 0..<grid.columns {
+            let p = image.pixel(x: min(column, image.width - 1), y: min(2 * row, image.height - 1))
+            let background = RGBColor.black.composited(over: RGBColor(red: p.r, green: p.g, blue: p.b), alpha: strip)
+            grid[column, row] = TerminalCell(scalar: TerminalCell.space, foreground: inkCode, background: grid.code(background))
+        }
+        func put(_ text: String, at column: Int) {
+            var x = column
+            for scalar in text.unicodeScalars where x < grid.columns {
+                grid[x, row].scalar = scalar.value
+                x += 1
+            }
+        }
+        let elapsed = toolbar.elapsedText
+        let elapsedColumn = grid.columns - 1 - elapsed.count
+        let glyph = toolbar.state.glyph ?? ""
+        put(glyph, at: 1)
+        let titleColumn = 3
+        let room = elapsedColumn - 1 - titleColumn
+        if room > 0 {
+            put(toolbar.title.count <= room ? toolbar.title : String(toolbar.title.prefix(max(0, room - 1))) + "…", at: titleColumn)
+        }
+        if elapsedColumn > titleColumn { put(elapsed, at: elapsedColumn) }
+    }
+
+    private func drawBalloon(_ balloon: BalloonLayout, on grid: inout TerminalGrid) {
+        let box = balloon.box
+        let ink = grid.code(TerminalInk.text), paper = grid.code(TerminalInk.balloon)
+        for row in box.row...box.lastRow where row >= 0 && row < grid.rows {
+            let line: String
+            if row == box.row {
+                line = "╭" + String(repeating: "─", count: box.width - 2) + "╮"
+            } else if row == box.lastRow {
+                line = "╰" + String(repeating: "─", count: box.width - 2) + "╯"
+            } else {
+                let text = balloon.lines[row - box.row - 1]
+                line = "│ " + text + String(repeating: " ", count: box.width - 4 - text.count) + " │"
+            }
+            grid.put(line, column: box.column, row: row, foreground: ink, background: paper)
+        }
+        let arrow = balloon.arrowRow
+        if arrow >= 0 && arrow < grid.rows && balloon.arrowColumn < grid.columns {
+            var cell = grid[balloon.arrowColumn, arrow]
+            // The pixel underneath stays the arrow's background, so the arrow sits on the scene.
+            cell.foreground = ink
+            cell.scalar = balloon.placement.arrow.unicodeScalars.first.map(\.value) ?? 0x20
+            grid[balloon.arrowColumn, arrow] = cell
+        }
+    }
+}
+
+extension HelpOverlay.Step {
+    /// The band whose light this step explains, nil for the toolbar.
+    var light: Band? {
+        if case .light(let band) = self { return band }
+        return nil
+    }
+}

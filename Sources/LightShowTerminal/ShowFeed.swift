@@ -1,0 +1,12 @@
+public import LightShowCore
+
+/// Where the viewer gets its frames and sends the user's commands: the seam between `watch`'s own pipeline
+/// (source + analyzer + playback state) and, later, a running daemon (`--connect`). Called from the viewer thread.
+public protocol ShowFeed: AnyObject, Sendable {
+    /// The newest frame, or nil before the first one.
+    func latestFrame() -> ShowFrame?
+    /// play / pause / toggle / stop from the keyboard.
+    func send(_ command: UserCommand)
+    /// New band ranges from the tuning panel; they take effect in the analyzer at once.
+    func updateBands(_ bands: BandsSettings)
+}

@@ -1,0 +1,71 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Signals that reach the viewer turn into bytes on a self-pipe, which the viewer's loop polls together with the
+/// keyboard: no work in the handlers but one `write`. Fatal signals restore the terminal from the handler itself
+/// (with only async-signal-safe calls) and then die as they would have.
+enum TerminalSignals {
+    /// Write end of the self-pipe; -1 until installed. Read by the handlers.
+    nonisolated(unsafe) static var pipeWrite: Int32 = -1
+    /// The terminal settings to put back if the process dies; set while the viewer owns the terminal.
+    nonisolated(unsafe) static var savedSettings = UnsafeMutablePointer<termios>.allocate(capacity: 1)
+    nonisolated(unsafe) static var hasSavedSettings: Int32 = 0
+    nonisolated(unsafe) static var restoreBytes: UnsafeMutableBufferPointer<UInt8> = {
+        let bytes = Array(TerminalSession.leaveSequence.utf8)
+        let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
+        _ = buffer.initialize(from: bytes)
+        return buffer
+    }()
+
+    static let forwarded: [Int32] = [SIGWINCH, SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT]
+    static let fatal: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP]
+
+    /// Installs the handlers and returns the pipe's read end.
+    static func install() -> Int32 {
+        // Touch the lazily initialised globals now, never for the first time inside a handler.
+        _ = restoreBytes.count
+        _ = savedSettings
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { return -1 }
+        for fd in fds {
+            _ = fcntl(fd, F_SETFL, O_NONBLOCK)
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        }
+        pipeWrite = fds[1]
+        for number in forwarded { signal(number, forward) }
+        for number in fatal { signal(number, dieRestoring) }
+        return fds[0]
+    }
+
+    /// Back to the default dispositions (after the viewer has finished).
+    static func uninstall() {
+        for number in forwarded + fatal { signal(number, SIG_DFL) }
+    }
+
+    /// Puts the default back for `number` and raises it: used to stop on Ctrl-Z and to die by SIGTERM/SIGHUP.
+    static func raiseDefault(_ number: Int32) {
+        signal(number, SIG_DFL)
+        raise(number)
+    }
+
+    static func reinstall(_ number: Int32) {
+        signal(number, forward)
+    }
+}
+
+private func forward(_ number: Int32) {
+    var byte = UInt8(truncatingIfNeeded: number)
+    let saved = errno
+    _ = write(TerminalSignals.pipeWrite, &byte, 1)
+    errno = saved
+}
+
+private func dieRestoring(_ number: Int32) {
+    if TerminalSignals.hasSavedSettings != 0 {
+        _ = write(1, TerminalSignals.restoreBytes.baseAddress, TerminalSignals.restoreBytes.count)
+        _ = tcsetattr(0, TCSAFLUSH, TerminalSignals.savedSettings)
+    }
+    signal(number, SIG_DFL)
+    raise(number)
+}

@@ -1,0 +1,165 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+public import LightShowCore
+public import LightShowRender
+
+/// The `watch` loop on its own thread: one `poll` waits for a key, a signal or the next frame's deadline, so keys
+/// act at once and frames keep their pace without a second thread or a lock. A frame is composed only when the
+/// scene or overlays changed, and sent as the encoder's changed cells in one write.
+/// Used by one thread at a time: handed to the viewer thread for `run`, read again only after it returns.
+public final class TerminalViewer: @unchecked Sendable {
+    public enum Outcome: Equatable, Sendable {
+        case quit
+        /// SIGINT, SIGTERM or SIGHUP: the caller dies by it after the terminal is restored.
+        case signal(Int32)
+    }
+
+    public struct Options: Sendable {
+        public var framesPerSecond: Double
+        public var depth: TerminalColorDepth
+        public var style: Scene.Style
+        public var showHelp: Bool
+
+        public init(framesPerSecond: Double, depth: TerminalColorDepth, style: Scene.Style, showHelp: Bool) {
+            self.framesPerSecond = framesPerSecond
+            self.depth = depth
+            self.style = style
+            self.showHelp = showHelp
+        }
+    }
+
+    private let session: TerminalSession
+    private let feed: any ShowFeed
+    private let options: Options
+    private let composer = TerminalSceneComposer()
+    private var encoder = TerminalEncoder()
+    private var output: [UInt8] = []
+    private var size: TerminalSize
+    public private(set) var controls: ViewerControls
+    /// What was drawn last, to skip frames that would change nothing.
+    private var lastScene: Scene?
+    private var lastOverlays: TerminalOverlays?
+    private var lastTooSmall: TerminalSize?
+
+    public init(session: TerminalSession, feed: any ShowFeed, options: Options) {
+        self.session = session
+        self.feed = feed
+        self.options = options
+        controls = ViewerControls(bands: options.style.bands, showHelp: options.showHelp)
+        size = session.size()
+    }
+
+    /// Runs until q or a terminating signal; the terminal is restored before it returns.
+    public func run() -> Outcome {
+        session.enter()
+        defer { session.leave() }
+        let period = UInt64(1e9 / max(1, options.framesPerSecond))
+        var next = Self.now()
+        var descriptors = [
+            pollfd(fd: 0, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: session.signalDescriptor, events: Int16(POLLIN), revents: 0),
+        ]
+        while true {
+            let now = Self.now()
+            if now >= next {
+                drawFrame()
+                next += period
+                if next <= now { next = now + period }
+            }
+            let wait = next > now ? next - now : 0
+            // Whole milliseconds, rounded up so the loop never spins before the deadline.
+            let timeout = Int32((wait + 999_999) / 1_000_000)
+            descriptors[0].revents = 0
+            descriptors[1].revents = 0
+            let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
+            guard ready > 0 else { continue }
+            if descriptors[1].revents != 0 {
+                for number in session.pendingSignals() {
+                    if let outcome = handleSignal(number) { return outcome }
+                }
+            }
+            if descriptors[0].revents != 0 {
+                let bytes = session.readKeys()
+                // End of input (the terminal went away): nothing can quit us any more, so stop.
+                if bytes.isEmpty { return .signal(SIGHUP) }
+                for key in KeyDecoder.decode(bytes) {
+                    if handleKey(key) { return .quit }
+                }
+                drawFrame()
+            }
+        }
+    }
+
+    /// Returns true to quit.
+    private func handleKey(_ key: Key) -> Bool {
+        switch controls.handle(key) {
+        case .none: return false
+        case .quit: return true
+        case .command(let command): feed.send(command)
+        case .bandsChanged(let bands): feed.updateBands(bands)
+        }
+        return false
+    }
+
+    private func handleSignal(_ number: Int32) -> Outcome? {
+        switch number {
+        case SIGWINCH:
+            size = session.size()
+            redrawInFull()
+        case SIGTSTP:
+            session.suspend()
+            size = session.size()
+            redrawInFull()
+        case SIGCONT:
+            // Continued after a stop we didn't arrange (SIGSTOP): take the terminal back.
+            session.enter()
+            size = session.size()
+            redrawInFull()
+        case SIGINT, SIGTERM, SIGHUP:
+            return .signal(number)
+        default:
+            break
+        }
+        return nil
+    }
+
+    private func redrawInFull() {
+        encoder.invalidate()
+        lastScene = nil
+        lastTooSmall = nil
+        drawFrame()
+    }
+
+    private func drawFrame() {
+        let grid: TerminalGrid
+        if !TerminalSceneComposer.fits(columns: size.columns, rows: size.rows) {
+            guard lastTooSmall != size else { return }
+            lastTooSmall = size
+            lastScene = nil
+            grid = TerminalSceneComposer.tooSmall(columns: size.columns, rows: size.rows, depth: options.depth)
+        } else {
+            let frame = feed.latestFrame() ?? ShowFrame(index: 0, time: 0, levels: .zero, state: .stopped, title: "")
+            var style = options.style
+            style.bands = controls.tuning.bands
+            let scene = TerminalSceneComposer.scene(
+                frame: frame, columns: size.columns, rows: size.rows, cellAspect: size.cellAspect, style: style
+            )
+            let overlays = controls.overlays
+            if scene == lastScene && overlays == lastOverlays { return }
+            lastScene = scene
+            lastOverlays = overlays
+            lastTooSmall = nil
+            grid = composer.compose(scene, depth: options.depth, overlays: overlays)
+        }
+        output.removeAll(keepingCapacity: true)
+        encoder.encode(grid, into: &output)
+        if !output.isEmpty { session.write(output) }
+    }
+
+    static func now() -> UInt64 {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
+    }
+}
