@@ -165,6 +165,21 @@ import TestSupport
         #expect(try frameNames(dir.file("out")).count == 15, "the stale frame is gone")
     }
 
+    /// A live input that ends by itself (raw PCM on stdin) gives one frame per 1/fps of audio that arrived.
+    @Test func rawPCMOnStdinRecordsUntilItEnds() throws {
+        let dir = try TemporaryDirectory("record-stdin")
+        let pcm = Signals.s16le(Signals.interleave(Signals.sine(frequency: 2000, seconds: 1.5, sampleRate: 22_050, amplitude: 0.4), channels: 2))
+        let result = try LightshowProcess.run(
+            ["record", "--input", "-", "--format-pcm", "22050:16:2", "--out", dir.file("out"), "--size", "64x36", "--fps", "20"],
+            stdin: pcm
+        )
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = try jsonLines(dir.file("out"))
+        #expect(lines.count == 30)
+        #expect(try frameNames(dir.file("out")).count == 30)
+        #expect((lines[29]["mid"] as? Double ?? 0) > 0.5, "a 2 kHz tone lights the mid")
+    }
+
     @Test func theDemoRecordsOfflineForItsDuration() throws {
         let dir = try TemporaryDirectory("record-demo")
         let started = Date()
