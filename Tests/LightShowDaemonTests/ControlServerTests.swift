@@ -153,6 +153,20 @@ import TestSupport
         #expect(try await client.readLine() == nil)
     }
 
+    @Test func shutdownTwiceAndPublishingAfterwardsAreHarmless() async throws {
+        let fixture = try ServerFixture()
+        let client = try await fixture.client()
+        #expect(try await client.request("subscribe")["ok"] == true)
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<4 { group.addTask { fixture.server.shutdown() } }
+        }
+        fixture.server.publishFrame(["event": "frame"])
+        fixture.server.broadcast(["event": "state"])
+        fixture.server.shutdown()
+        #expect(try await client.readLine() == nil)
+        #expect(access(fixture.path, F_OK) != 0)
+    }
+
     @Test func broadcastEventsReachSubscribersOnly() async throws {
         let fixture = try ServerFixture()
         let subscriber = try await fixture.client()

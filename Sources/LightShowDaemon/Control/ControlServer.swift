@@ -31,6 +31,7 @@ public final class ControlServer<Handler: ControlCommandHandler>: Sendable {
         var events: [[UInt8]] = []
         var frameSequence: UInt64 = 0
         var state = RunState.created
+        var loopStarted = false
         var clients = 0
         var subscribers = 0
     }
@@ -77,6 +78,7 @@ public final class ControlServer<Handler: ControlCommandHandler>: Sendable {
         let shouldStart = inbox.withLock { inbox in
             guard inbox.state == .created else { return false }
             inbox.state = .running
+            inbox.loopStarted = true
             return true
         }
         guard shouldStart else { return }
@@ -90,24 +92,26 @@ public final class ControlServer<Handler: ControlCommandHandler>: Sendable {
     }
 
     /// Stops serving, closes every client, removes the socket file, and waits for the loop to end.
+    /// Safe to call more than once and from several threads.
     public func shutdown() {
-        let wasRunning = inbox.withLock { inbox in
-            defer { if inbox.state != .stopped { inbox.state = .stopping } }
-            return inbox.state == .running
+        let loopStarted = inbox.withLock { inbox in
+            if inbox.state == .running || inbox.state == .created { inbox.state = .stopping }
+            return inbox.loopStarted
         }
-        if wasRunning {
+        if loopStarted {
             wake()
             finished.wait()
+            finished.signal()  // for any other caller waiting here
         }
+        // The pipe closes under the lock, so no late wake() can write into a descriptor reused elsewhere.
         let closeNow = inbox.withLock { inbox in
-            defer { inbox.state = .stopped }
-            return inbox.state != .stopped
-        }
-        if closeNow {
-            listener.close()
+            guard inbox.state != .stopped else { return false }
+            inbox.state = .stopped
             close(wakeRead)
             close(wakeWrite)
+            return true
         }
+        if closeNow { listener.close() }
     }
 
     deinit {
@@ -150,8 +154,11 @@ public final class ControlServer<Handler: ControlCommandHandler>: Sendable {
     // MARK: - Used by the loop
 
     func wake() {
-        var byte: UInt8 = 1
-        _ = write(wakeWrite, &byte, 1)  // a full pipe already means "wake up"
+        inbox.withLock { inbox in
+            guard inbox.state != .stopped else { return }
+            var byte: UInt8 = 1
+            _ = write(wakeWrite, &byte, 1)  // a full pipe already means "wake up"
+        }
     }
 
     /// Runs a request on the handler off the loop thread and posts the reply back.
