@@ -1,4 +1,7 @@
 import LightShowCore
+#if canImport(Glibc)
+import Glibc
+#endif
 import Logging
 
 /// The capture thread's work: read periods, recover from faults, reopen a lost device with backoff.
@@ -55,7 +58,10 @@ struct ALSACaptureLoop: Sendable {
     /// Waits for one period (or a timeout, to notice a consumer that left) and hands it on.
     private mutating func capture(from device: ALSACaptureDevice) {
         do {
-            guard try device.waitForData(milliseconds: 250) else { return }
+            guard try device.waitForData(milliseconds: 250) else {
+                try checkStalled(device)
+                return
+            }
             let available = try device.available()
             let now = MonotonicClock.now()
             // The ring is full and the reader was away longer than it holds: audio was lost, and what is queued is
@@ -80,6 +86,17 @@ struct ALSACaptureLoop: Sendable {
             recover(device, from: error)
         } catch {
             lose(error)
+        }
+    }
+
+    /// A quarter second without data: act on a state that no read would report.
+    private mutating func checkStalled(_ device: ALSACaptureDevice) throws(ALSAError) {
+        switch device.condition {
+        case .running: return
+        case .overrun: recover(device, from: .overrun("snd_pcm_state: XRUN"))
+        case .suspended: recover(device, from: ALSAError(-ESTRPIPE, "snd_pcm_state: SUSPENDED"))
+        case .stopped: try device.start()
+        case .disconnected: throw ALSAError(-ENODEV, "snd_pcm_state: DISCONNECTED")
         }
     }
 
