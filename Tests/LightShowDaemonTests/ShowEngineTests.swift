@@ -117,7 +117,7 @@ import TestSupport
 /// The engine following a real MPD: its state is the truth, its song is the title.
 @Suite(.serialized) struct ShowEngineMPDTests {
     @Test func mpdDrivesStateAndTitleAndSurvivesARestart() async throws {
-        let server = try MPDClientTests.server()
+        let server = try await MPDClientTests.server()
         let client = MPDClient(
             address: try MPDAddress(parsing: server.address),
             backoff: .init(initial: .milliseconds(50), maximum: .milliseconds(500))
@@ -161,7 +161,7 @@ import TestSupport
         }
         #expect(engine.status.reason == .soundReturned)
         #expect(engine.status.title == "Demo")
-        try server.start()
+        try await server.start()
         try await waitFor("reconnected and stopped", timeout: 10) {
             engine.status.mpdConnected && engine.status.state == .stopped
         }
