@@ -1,3 +1,4 @@
+public import LightShowAnalysis
 public import LightShowCore
 
 /// Turns sample blocks into analysis frames: the analyser as the engine sees it.
@@ -5,6 +6,8 @@ public import LightShowCore
 public protocol BlockAnalyzer: AnyObject {
     func process(_ block: SampleBlock) -> [AnalysisFrame]
 }
+
+extension LevelAnalyzer: BlockAnalyzer {}
 
 /// The state of the show as `ctl status` and subscribers see it.
 public struct ShowStatus: Sendable, Equatable {

@@ -1,3 +1,4 @@
+import LightShowAnalysis
 public import LightShowAudio
 public import LightShowCore
 public import Logging
@@ -39,6 +40,22 @@ public final class ShowEngine: Sendable {
         currentStatus = Mutex(ShowStatus(
             state: .stopped, reason: .initial, title: source.spec.defaultTitle, mpdConnected: false
         ))
+    }
+
+    /// An engine analysing with `LevelAnalyzer` at `framesPerSecond`, with the bands and settings of `configuration`.
+    public convenience init(
+        source: any AudioSource,
+        configuration: Configuration,
+        framesPerSecond: Double,
+        mpd: MPDClient? = nil,
+        logger: Logger = Logger(label: "lightshow.engine")
+    ) {
+        let sampleRate = source.sampleRate
+        self.init(
+            source: source, configuration: configuration, framesPerSecond: framesPerSecond, mpd: mpd, logger: logger
+        ) { [analysis = configuration.analysis, bands = configuration.bands] in
+            LevelAnalyzer(settings: analysis, bands: bands, sampleRate: sampleRate, framesPerSecond: framesPerSecond)
+        }
     }
 
     /// The state, its reason and the title right now.
