@@ -74,8 +74,9 @@ import TestSupport
 
     @Test func helpOverlayOnFirstRunPointsBelowALightAtTheTop() async throws {
         let state = try TemporaryDirectory("watch-state")
-        let tmux = try start("--input demo", state: state, firstRun: true)
-        // First run: the overlay opens by itself on the bass light, which touches the top, so the balloon is below.
+        // 160×30: the lights fill the height, so the bass light touches the top and its balloon must go below.
+        let tmux = try start("--input demo", state: state, firstRun: true, rows: 30)
+        // First run: the overlay opens by itself on the bass light.
         #expect(await ExternalTool.waitUntil(seconds: Self.deadline) { tmux.text().contains("Bass · 20–250 Hz") })
         let text = tmux.text()
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
