@@ -78,11 +78,11 @@ let package = Package(
         .testTarget(name: "LightShowCoreTests", dependencies: ["LightShowCore", "TestSupport"]),
         .testTarget(name: "LightShowConfigTests", dependencies: ["LightShowConfig", "TestSupport"]),
         .testTarget(name: "LightShowAnalysisTests", dependencies: ["LightShowAnalysis", "TestSupport"]),
-        .testTarget(name: "LightShowAudioTests", dependencies: ["LightShowAudio", "TestSupport"]),
-        .testTarget(name: "LightShowRenderTests", dependencies: ["LightShowRender", "TestSupport"]),
+        .testTarget(name: "LightShowAudioTests", dependencies: ["LightShowAudio", "LightShowAnalysis", "TestSupport"]),
+        .testTarget(name: "LightShowRenderTests", dependencies: ["LightShowRender", "TestSupport", "CZlib"]),
         .testTarget(name: "LightShowTerminalTests", dependencies: ["LightShowTerminal", "TestSupport"]),
         .testTarget(name: "LightShowDaemonTests", dependencies: ["LightShowDaemon", "TestSupport"]),
         // Runs the built `lightshow` executable end to end.
-        .testTarget(name: "IntegrationTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "LightShowDaemon"]),
     ]
 )

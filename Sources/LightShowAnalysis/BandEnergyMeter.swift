@@ -1,11 +1,15 @@
 import LightShowCore
 
-/// Spectrum → band energies: Hann-windows the newest samples at each length of a `WindowPlan`, runs the FFTs,
-/// and sums each band's bins (edge bins weighted) into a mean square, so a sine of peak A gives A²/2
-/// whatever the window length. Owns its transforms; one owner thread.
+/// Spectrum → band energies: keeps the newest audio (and a decimated copy for the long window), Hann-windows it at
+/// each length of a `WindowPlan`, runs the FFTs, and sums each band's bins (edge bins weighted) into a mean square,
+/// so a sine of peak A gives A²/2 whatever the window. Owns its transforms; one owner thread.
 final class BandEnergyMeter {
     let plan: WindowPlan
     let sampleRate: Int
+    private var fullRate: SampleHistory
+    private var decimated: SampleHistory
+    private var decimator = Decimator()
+    private var decimatedChunk: [Float] = []
     private let transforms: [RealFFT]
     private let windows: [HannWindow]
     /// Per transform: factor turning Σ weight·|X|² into a mean square.
@@ -18,24 +22,35 @@ final class BandEnergyMeter {
     init(plan: WindowPlan, sampleRate: Int, bands: BandsSettings) {
         self.plan = plan
         self.sampleRate = sampleRate
-        transforms = plan.sizes.map(RealFFT.init(size:))
-        windows = plan.sizes.map(HannWindow.init(size:))
+        transforms = plan.transformSizes.map(RealFFT.init(size:))
+        windows = plan.transformSizes.map(HannWindow.init(size:))
+        let sizes = zip(plan.transformSizes, plan.decimations)
+        fullRate = SampleHistory(capacity: sizes.filter { $0.1 == 1 }.map(\.0).max() ?? 1)
+        decimated = SampleHistory(capacity: sizes.filter { $0.1 != 1 }.map(\.0).max() ?? 1)
         // One-sided |X|² counts each positive frequency once; ×2 (folded into the bin weights) restores the
         // negative half, and N·Σw² undoes the window and transform gains (Parseval).
-        scales = zip(plan.sizes, windows).map { size, window in 1 / (Double(size) * window.sumOfSquares) }
+        scales = zip(plan.transformSizes, windows).map { size, window in 1 / (Double(size) * window.sumOfSquares) }
         setBands(bands)
     }
 
-    /// Longest window, i.e. how much history the meter needs.
-    var historyLength: Int { plan.sizes.max() ?? 0 }
+    /// Takes the next mono samples.
+    func append(_ samples: UnsafeBufferPointer<Float>) {
+        fullRate.append(samples)
+        guard plan.longDecimation != 1 else { return }
+        decimator.process(samples, into: &decimatedChunk)
+        decimatedChunk.withUnsafeBufferPointer { decimated.append($0) }
+    }
 
     func setBands(_ bands: BandsSettings) {
         bandBins = Band.allCases.map { band in
             let range = bands[band].range
-            return zip(transforms, plan.split(lower: range.lower, upper: range.upper)).map { fft, part in
+            return zip(transforms.indices, plan.split(lower: range.lower, upper: range.upper)).map { index, part in
+                let fft = transforms[index]
+                // A decimated transform has fewer points over the same span: the bin width is rate / span either way.
+                let span = plan.sizes[index]
                 let weights = BinWeights(
                     lower: part.lower, upper: part.upper,
-                    binWidth: Double(sampleRate) / Double(fft.size), binCount: fft.binCount
+                    binWidth: Double(sampleRate) / Double(span), binCount: fft.binCount
                 )
                 return Self.foldOneSidedFactor(weights, binCount: fft.binCount)
             }
@@ -43,9 +58,10 @@ final class BandEnergyMeter {
         transformInUse = transforms.indices.map { index in bandBins.contains { !$0[index].isEmpty } }
     }
 
-    /// Mean square of each band over the newest samples of `history`.
-    func measure(_ history: SampleHistory, into energies: inout [Double]) {
+    /// Mean square of each band over the newest samples.
+    func measure(into energies: inout [Double]) {
         for (index, fft) in transforms.enumerated() where transformInUse[index] {
+            let history = plan.decimations[index] == 1 ? fullRate : decimated
             windows[index].coefficients.withUnsafeBufferPointer { window in
                 history.withNewest(fft.size) { samples in
                     let input = fft.input

@@ -18,7 +18,6 @@ public final class LevelAnalyzer {
     private let schedule: HopSchedule
     private let meter: BandEnergyMeter
     private var processor: LevelProcessor
-    private var history: SampleHistory
     private var pendingBands: BandsSettings?
 
     private var mono: [Float] = []
@@ -49,7 +48,6 @@ public final class LevelAnalyzer {
         schedule = HopSchedule(sampleRate: self.sampleRate, framesPerSecond: self.framesPerSecond)
         meter = BandEnergyMeter(plan: windowPlan, sampleRate: self.sampleRate, bands: bands)
         processor = LevelProcessor(settings: settings)
-        history = SampleHistory(capacity: meter.historyLength)
         energies.reserveCapacity(Band.allCases.count)
     }
 
@@ -70,8 +68,8 @@ public final class LevelAnalyzer {
                 let boundary = schedule.boundary(nextHop)
                 let take = Int(min(Int64(samples.count - offset), boundary - consumed))
                 let chunk = UnsafeBufferPointer(rebasing: samples[offset..<(offset + take)])
-                history.append(chunk)
-                for sample in chunk { hopSquares += Double(sample * sample) }
+                meter.append(chunk)
+                hopSquares += Double(Self.sumOfSquares(chunk))
                 hopCount += take
                 offset += take
                 consumed += Int64(take)
@@ -81,6 +79,24 @@ public final class LevelAnalyzer {
             }
         }
         return frames
+    }
+
+    /// Σ x² with eight float lanes (a plain loop can't be vectorized: float addition order is fixed).
+    static func sumOfSquares(_ samples: UnsafeBufferPointer<Float>) -> Float {
+        var lanes = SIMD8<Float>()
+        let whole = samples.count / 8 * 8
+        var index = 0
+        while index < whole {
+            let vector = SIMD8<Float>(samples[index..<(index + 8)])
+            lanes += vector * vector
+            index += 8
+        }
+        var sum = lanes.sum()
+        while index < samples.count {
+            sum += samples[index] * samples[index]
+            index += 1
+        }
+        return sum
     }
 
     private func hop(boundary: Int64, block: SampleBlock, blockEnd: Int64) -> AnalysisFrame {
@@ -95,7 +111,7 @@ public final class LevelAnalyzer {
         hopCount = 0
         nextHop += 1
 
-        meter.measure(history, into: &energies)
+        meter.measure(into: &energies)
         let rmsDBFS = Decibels.fromAmplitude(rms)
         let result = processor.process(meanSquares: energies, rmsDBFS: rmsDBFS, dt: dt)
         // The block's capture time is its newest sample's; a hop ending earlier in the block was captured earlier.

@@ -23,6 +23,10 @@ final class ALSACaptureDevice: @unchecked Sendable {
     /// FLOAT_LE, 48 kHz or the device's nearest rate, stereo or mono, and a period of about 5 ms, then starts it.
     /// - Parameter required: parameters a reopened device must match, so blocks keep one format.
     init(name: String, required: Parameters? = nil) throws(ALSAError) {
+        // alsa-lib would print its own lines for a failed open, each try while a lost device is retried;
+        // the thrown error says it once, in our words.
+        lightshow_alsa_quiet_errors(1)
+        defer { lightshow_alsa_quiet_errors(0) }
         var handle: OpaquePointer?
         let opened = snd_pcm_open(&handle, name, SND_PCM_STREAM_CAPTURE, SND_PCM_NONBLOCK)
         guard opened >= 0, let handle else { throw ALSAError(opened, "snd_pcm_open") }

@@ -64,11 +64,24 @@ public struct DemoSynth: Sendable {
         let envelope = min(1, sinceStrike / 0.005) * (0.25 + 0.75 * exp(-sinceStrike / 0.25)) * min(1, untilBarEnd / 0.03)
         var sum = 0.0
         for frequency in chords[bar % chords.count] {
-            for harmonic in 1...4 {
-                sum += sin(2 * Double.pi * frequency * Double(harmonic) * t) / Double(harmonic)
-            }
+            sum += Self.voice(cycle: frequency * t)
         }
         return sum * envelope * 0.16
+    }
+
+    /// One cycle of a tone with four harmonics (1, 1/2, 1/3, 1/4), tabulated once: a lookup per sample is far
+    /// cheaper than four sines, which keeps the real-time demo light.
+    private static let voiceTable: [Double] = (0...4_096).map { index in
+        let x = 2 * Double.pi * Double(index) / 4_096
+        return (1...4).reduce(0.0) { $0 + sin(x * Double($1)) / Double($1) }
+    }
+
+    /// The tabulated voice at `cycle` periods from time zero, linearly interpolated.
+    private static func voice(cycle: Double) -> Double {
+        let position = (cycle - cycle.rounded(.down)) * 4_096
+        let index = min(Int(position), 4_095)
+        let fraction = position - Double(index)
+        return voiceTable[index] + (voiceTable[index + 1] - voiceTable[index]) * fraction
     }
 
     /// Hashed white noise through a second difference (a high-pass), on every eighth note; an open hat before beat 1.

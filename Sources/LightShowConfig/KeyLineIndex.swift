@@ -8,7 +8,8 @@ struct KeyLineIndex {
         var table: [String] = []
         var openMultiline: String?
         var number = 0
-        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // Split on Character.isNewline: Swift keeps "\r\n" as one Character, so splitting on "\n" misses it.
+        for raw in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
             number += 1
             let line = Substring(String(raw).trimmingWhitespace())
             if let delimiter = openMultiline {

@@ -45,3 +45,9 @@ public struct SystemCallError: Error, CustomStringConvertible, Equatable {
 
     public var description: String { "\(operation): \(String(cString: strerror(code)))" }
 }
+
+/// Sets O_NONBLOCK and FD_CLOEXEC on `fd` (for descriptors made without SOCK_NONBLOCK/SOCK_CLOEXEC).
+func makeNonBlocking(_ fd: Int32) {
+    _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+    _ = fcntl(fd, F_SETFD, fcntl(fd, F_GETFD) | FD_CLOEXEC)
+}

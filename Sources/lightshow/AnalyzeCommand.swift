@@ -43,8 +43,8 @@ struct AnalyzeCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Audio input (default: [input] source of the config).", valueName: "SPEC"))
     var input: String?
 
-    @Option(name: .long, help: "Frames per second, 1…240.")
-    var fps: Double = 60
+    @Option(name: .long, help: ArgumentHelp("Frames per second, 1…240 (default: 60).", valueName: "N"))
+    var fps: Double?
 
     @Option(name: .long, help: "Output format: jsonl, csv or ascii.")
     var format: AnalyzeFormatOption = .jsonl
@@ -58,9 +58,12 @@ struct AnalyzeCommand: AsyncParsableCommand {
     )
     var formatPCM: String?
 
+    /// Frames per second after the default.
+    var framesPerSecond: Double { fps ?? 60 }
+
     func validate() throws {
-        guard fps.isFinite, Self.fpsRange.contains(fps) else {
-            throw ValidationError("--fps must be between 1 and 240, got \(fps.formatted)")
+        guard framesPerSecond.isFinite, Self.fpsRange.contains(framesPerSecond) else {
+            throw ValidationError("--fps must be between 1 and 240, got \(framesPerSecond.formatted)")
         }
     }
 
@@ -91,7 +94,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
         )
         let analyzer = LevelAnalyzer(
             settings: configuration.analysis, bands: configuration.bands,
-            sampleRate: source.sampleRate, framesPerSecond: fps
+            sampleRate: source.sampleRate, framesPerSecond: framesPerSecond
         )
         let formatter = AnalysisLineFormatter(format: format.outputFormat)
         let writer = StandardOutputWriter(immediate: source.isLive || realtime)

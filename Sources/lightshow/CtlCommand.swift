@@ -1,14 +1,151 @@
-import ArgumentParser
+public import ArgumentParser
+import LightShowConfig
 import LightShowCore
+import LightShowDaemon
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension ControlCommand: ExpressibleByArgument {}
 
 struct CtlCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "ctl", abstract: "Not built yet.")
+    static let configuration = CommandConfiguration(
+        commandName: "ctl",
+        abstract: "Control a running daemon through its control socket.",
+        discussion: """
+        Waits for the daemon's answer. `reload` exits 78 and prints the errors when the new config is bad (the daemon keeps running on the old one). `subscribe` prints the event stream as JSON lines.
+
+        Examples:
+          lightshow ctl status
+          lightshow ctl pause
+          lightshow ctl --json status
+          lightshow ctl reload
+          lightshow ctl subscribe --fps 10
+        """
+    )
 
     @OptionGroup var global: GlobalOptions
 
+    @Option(
+        help: ArgumentHelp(
+            "Control socket (default: [control] socket, else $RUNTIME_DIRECTORY/control.sock, else $XDG_RUNTIME_DIR/lightshow/control.sock).",
+            valueName: "PATH"
+        ),
+        completion: .file()
+    )
+    var socket: String?
+
+    @Flag(help: "Print the daemon's JSON reply as it is.")
+    var json = false
+
+    @Option(help: "Frames per second for subscribe (1…240).")
+    var fps: Double?
+
+    @Option(help: ArgumentHelp("How long to wait for the daemon, e.g. 10s or 500ms.", valueName: "DURATION"))
+    var timeout = "10s"
+
+    @Argument(help: "The command to send.")
+    var command: ControlCommand
+
+    func validate() throws {
+        guard DurationText.seconds(parsing: timeout).map({ $0 > 0 }) == true else {
+            throw ValidationError("--timeout: expected \(DurationText.expectedSyntax), found \"\(timeout)\"")
+        }
+    }
+
     func run() async throws {
         try await reportingUserErrors {
-            throw LightShowError("'ctl' is not available in this build yet", exitStatus: .usage)
+            let path = try socketPath()
+            let client = try connect(path)
+            var arguments: JSONObject = [:]
+            if let fps { arguments["fps"] = .number(fps) }
+            let reply = try ask(client, arguments: arguments, path: path)
+            guard reply["ok"] == true else {
+                if json { print(reply) }
+                let message = reply["error"]?.stringValue ?? "\(reply)"
+                let status: ExitStatus = command == .reload ? .config : .dataError
+                throw LightShowError("\(command.rawValue): \(message)", exitStatus: status)
+            }
+            if command == .subscribe {
+                try stream(client, path: path)
+            } else if json {
+                print(reply)
+            } else {
+                for line in Self.describe(reply["result"] ?? .null) { print(line) }
+            }
         }
+    }
+
+    /// `--socket`, else `[control] socket` of the config (other problems in the file are the daemon's to
+    /// report, so a bad file doesn't stop `ctl reload`), else the runtime directories.
+    private func socketPath() throws -> String {
+        if let socket { return socket }
+        let environment = ProcessInfo.processInfo.environment
+        var configured = ""
+        if let file = global.configFile {
+            configured = try ConfigurationLoader.read(file: file).configuration.control.socket
+        }
+        return try ControlSocketPath.resolve(configured: configured, environment: environment)
+    }
+
+    private func connect(_ path: String) throws -> ControlClient {
+        do {
+            return try ControlClient(path: path, timeoutSeconds: DurationText.seconds(parsing: timeout) ?? 10)
+        } catch {
+            if error.code == ENOENT || error.code == ECONNREFUSED {
+                throw LightShowError("no lightshow daemon is listening on \(path) (\(error))", exitStatus: .noInput)
+            }
+            throw LightShowError("cannot reach the daemon: \(error)", exitStatus: .ioError)
+        }
+    }
+
+    private func ask(_ client: ControlClient, arguments: JSONObject, path: String) throws -> JSONValue {
+        do {
+            return try client.request(command.rawValue, arguments: arguments)
+        } catch {
+            throw LightShowError("\(command.rawValue): \(error)", exitStatus: .ioError)
+        }
+    }
+
+    /// Copies the event stream to stdout, a line at a time, until the daemon or the reader closes it.
+    private func stream(_ client: ControlClient, path: String) throws {
+        client.setTimeout(nil)
+        let output = StandardOutputWriter(immediate: true)
+        while !output.isClosed {
+            let line: [UInt8]?
+            do {
+                line = try client.readLine()
+            } catch {
+                throw LightShowError("subscribe: \(error)", exitStatus: .ioError)
+            }
+            guard let line else { return }
+            // Unbuffered: a reader on a pipe sees each event as it comes.
+            output.buffer += line
+            output.buffer.append(UInt8(ascii: "\n"))
+            try output.frameDone()
+        }
+    }
+
+    /// `key: value` lines for people; nested objects as dotted keys.
+    static func describe(_ value: JSONValue, prefix: String = "") -> [String] {
+        guard case .object(let object) = value else {
+            return value == .null ? ["ok"] : [prefix.isEmpty ? text(value) : "\(prefix): \(text(value))"]
+        }
+        if object.members.isEmpty { return ["ok"] }
+        return object.members.flatMap { member -> [String] in
+            let key = prefix.isEmpty ? member.key : "\(prefix).\(member.key)"
+            if case .object = member.value { return describe(member.value, prefix: key) }
+            return ["\(key): \(text(member.value))"]
+        }
+    }
+
+    private static func text(_ value: JSONValue) -> String {
+        value.stringValue ?? value.description
     }
 }

@@ -1,14 +1,115 @@
 import ArgumentParser
 import LightShowCore
+import LightShowDaemon
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 struct RecordCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "record", abstract: "Not built yet.")
+    static let configuration = CommandConfiguration(
+        commandName: "record",
+        abstract: "Record the light show as numbered PNG frames, with frames.jsonl and audio.wav beside them.",
+        discussion: """
+        Writes DIR/frame_000000.png, frame_000001.png, … at exactly --fps, DIR/frames.jsonl (index, time, levels and \
+        state of every frame) and DIR/audio.wav (the audio that was rendered). A file renders offline, as fast as \
+        the machine allows, and gives byte-identical frames on every run. A live input (alsa:, fifo:, stdin, demo) \
+        records for --duration, or until Ctrl-C, and still leaves complete files.
+
+        Make a video:
+          ffmpeg -framerate 30 -i DIR/frame_%06d.png -i DIR/audio.wav -c:v libx264 -pix_fmt yuv420p -c:a aac -shortest out.mp4
+
+        Examples:
+          lightshow record --input song.flac --out frames/
+          lightshow record --input demo --out demo/ --duration 20s --size 1920x1080 --fps 60
+        """
+    )
+
+    static let fpsRange: ClosedRange<Double> = 1...240
 
     @OptionGroup var global: GlobalOptions
 
+    @Option(name: .long, help: ArgumentHelp("Audio input (default: [input] source of the config).", valueName: "SPEC"))
+    var input: String?
+
+    @Option(name: .long, help: ArgumentHelp("Output directory: new or empty (see --force).", valueName: "DIR"))
+    var out: String
+
+    @Option(name: .long, help: "Frames per second, 1…240.")
+    var fps: Double = 30
+
+    @Option(name: .long, help: ArgumentHelp("Frame size, even sides up to 7680x4320.", valueName: "WIDTHxHEIGHT"))
+    var size: String = FrameSize.hd720.description
+
+    @Option(name: .long, help: ArgumentHelp("How much audio to record, e.g. 30s, 2m, 90 (seconds); default: the whole file, or until Ctrl-C.", valueName: "DURATION"))
+    var duration: String?
+
+    @Flag(name: .long, help: "Record into a non-empty DIR, replacing an earlier recording's frames there.")
+    var force = false
+
+    @Option(
+        name: .customLong("format-pcm"),
+        help: ArgumentHelp("Raw PCM layout for fifo: and stdin (default 44100:16:2).", valueName: "RATE:BITS:CHANNELS")
+    )
+    var formatPCM: String?
+
+    func validate() throws {
+        guard fps.isFinite, Self.fpsRange.contains(fps) else {
+            throw ValidationError("--fps must be between 1 and 240, got \(fps)")
+        }
+        guard FrameSize(parsing: size) != nil else {
+            throw ValidationError("--size '\(size)': expected \(FrameSize.expectedSyntax)")
+        }
+        if let duration, Self.seconds(duration) == nil {
+            throw ValidationError("--duration '\(duration)': expected \(DurationText.expectedSyntax), or seconds, greater than 0")
+        }
+        guard !out.isEmpty else { throw ValidationError("--out must name a directory") }
+    }
+
+    /// Seconds in a `--duration` value: a bare number of seconds or a duration like `30s`; nil when invalid or ≤ 0.
+    static func seconds(_ text: String) -> Double? {
+        guard let value = Double(text) ?? DurationText.seconds(parsing: text), value.isFinite, value > 0 else { return nil }
+        return value
+    }
+
     func run() async throws {
         try await reportingUserErrors {
-            throw LightShowError("'record' is not available in this build yet", exitStatus: .usage)
+            var configuration = try global.loadConfiguration()
+            if let input {
+                guard let spec = InputSpec(parsing: input) else {
+                    throw LightShowError("--input '\(input)': expected \(InputSpec.expectedSyntax)", exitStatus: .usage)
+                }
+                configuration.input.source = spec
+            }
+            if let formatPCM {
+                guard let pcm = PCMFormat(parsing: formatPCM) else {
+                    throw LightShowError("--format-pcm '\(formatPCM)': expected \(PCMFormat.expectedSyntax)", exitStatus: .usage)
+                }
+                configuration.input.pcmFormat = pcm
+            }
+            guard let frameSize = FrameSize(parsing: size) else {
+                throw LightShowError("--size '\(size)': expected \(FrameSize.expectedSyntax)", exitStatus: .usage)
+            }
+            let session = RecordSession(
+                input: configuration.input.source, pcmFormat: configuration.input.pcmFormat, directory: out,
+                size: frameSize, framesPerSecond: fps, duration: duration.flatMap(Self.seconds), force: force,
+                configuration: configuration
+            )
+            // A file-size limit must surface as a write error (EFBIG), not kill the process mid-frame.
+            signal(SIGXFSZ, SIG_IGN)
+            let task = Task { try await session.run() }
+            // Ctrl-C or SIGTERM ends a live recording cleanly: the session stops reading and completes its files.
+            let stop = SignalCancellation(signals: [SIGINT, SIGTERM]) { task.cancel() }
+            defer { stop.cancel() }
+            let summary = try await task.value
+            printError(
+                "lightshow: recorded \(summary.frames) frames (\(Self.tenths(summary.audioSeconds)) s of audio) to \(summary.directory)"
+            )
         }
+    }
+
+    private static func tenths(_ value: Double) -> String {
+        let scaled = Int((value * 10).rounded())
+        return "\(scaled / 10).\(scaled % 10)"
     }
 }

@@ -50,6 +50,10 @@ import Testing
              expected: ["f.toml:1: error: input: expected a table, found an integer"]),
         Case(name: "non-finite number", toml: "[scene]\nmargin = nan\n",
              expected: ["f.toml:2: error: scene.margin: expected a finite number, found nan"]),
+        Case(name: "CRLF line endings keep their line numbers", toml: "[input]\r\nsource = \"demo\"\r\n[bands.bass]\r\nupper = 30000\r\n",
+             expected: ["f.toml:4: error: bands.bass.upper: 30000 is above the axis maximum 20000"]),
+        Case(name: "dotted keys find their line", toml: "# comment\nbands.treble.lower = 5\n",
+             expected: ["f.toml:2: error: bands.treble.lower: 5 is below the axis minimum 20"]),
         Case(
             name: "every problem is reported, in file order",
             toml: """

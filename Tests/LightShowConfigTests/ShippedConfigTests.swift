@@ -54,6 +54,7 @@ import TestSupport
         c.analysis.dynamicRangeDB = 1
         c.analysis.gainRecoveryDBPerSecond = 1
         c.analysis.maximumGainDB = 1
+        c.analysis.bandSpreadDB = 1
         c.analysis.analysisRate = 1
         c.background.from = .white
         c.background.to = .white

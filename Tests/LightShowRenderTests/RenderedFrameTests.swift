@@ -29,9 +29,9 @@ import TestSupport
         let scene = Scene(frame: ShowFrame(index: 0, time: 1, levels: BandLevels(bass: 0.3, mid: 0.6, treble: 0.9), state: .playing, title: "Filters"), width: 320, height: 180)
         let image = FrameRenderer().render(scene)
         let dir = try TemporaryDirectory("filters")
-        for runLength in [true, false] {
-            let path = try dir.write("f.png", Data(try PNGEncoder(filter: filter, runLength: runLength).encode(image)))
-            #expect(try DecodedPNG(path: path).rgb == image.pixels)
+        for compression in [PNGEncoder.Compression.runLength, .zlib(level: 1, runLength: true), .zlib(level: 6, runLength: false)] {
+            let path = try dir.write("f.png", Data(try PNGEncoder(filter: filter, compression: compression).encode(image)))
+            #expect(try DecodedPNG(path: path).rgb == image.pixels, "\(filter) \(compression)")
         }
     }
 

@@ -21,6 +21,7 @@ public final class ALSAFileDevice: @unchecked Sendable {
                 file "/dev/null"
                 infile "\(raw)"
                 format "raw"
+                hint.description "lightshow test input"
             }
 
             """

@@ -22,6 +22,19 @@ public enum LightshowProcess {
         return PackagePaths.root.appendingPathComponent(".build/debug/lightshow")
     }
 
+    /// `run` on a thread of its own, so a test waiting for the process leaves the cooperative pool free
+    /// (for an in-process server the command talks to).
+    public static func runDetached(
+        _ arguments: [String],
+        environment: [String: String] = [:]
+    ) async throws -> Result {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(with: Swift.Result { try run(arguments, environment: environment) })
+            }
+        }
+    }
+
     /// Runs `lightshow arguments…` to completion, feeding `stdin` if given, and returns its status and output.
     public static func run(
         _ arguments: [String],
@@ -43,11 +56,20 @@ public enum LightshowProcess {
         // Drain both pipes concurrently so a chatty child can't block on a full pipe.
         nonisolated(unsafe) var outData = Data()
         nonisolated(unsafe) var errData = Data()
+        // Threads of their own rather than Dispatch's pool, which grows only slowly when many tests block in it.
         let group = DispatchGroup()
-        DispatchQueue.global().async(group: group) { outData = out.fileHandleForReading.readDataToEndOfFile() }
-        DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
+        for (handle, store) in [(out, 0), (err, 1)] {
+            group.enter()
+            Thread.detachNewThread {
+                let data = handle.fileHandleForReading.readDataToEndOfFile()
+                if store == 0 { outData = data } else { errData = data }
+                group.leave()
+            }
+        }
         if let stdin {
-            input.fileHandleForWriting.write(stdin)
+            // A child that exits without reading all its input must not kill the test run with SIGPIPE.
+            signal(SIGPIPE, SIG_IGN)
+            try? input.fileHandleForWriting.write(contentsOf: stdin)
             try? input.fileHandleForWriting.close()
         }
         process.waitUntilExit()

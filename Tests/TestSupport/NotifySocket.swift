@@ -52,6 +52,14 @@ public final class NotifySocket: @unchecked Sendable {
         }
     }
 
+    /// `receive(timeout:)` on a thread of its own, so an async test waiting for a datagram leaves the
+    /// cooperative pool to the code that should send it.
+    public func next(timeout: Double = 10) async -> String? {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: self.receive(timeout: timeout)) }
+        }
+    }
+
     /// Datagrams until one satisfies `predicate` (returned last), or every one received when the time runs out.
     public func receive(until predicate: (String) -> Bool, timeout: Double = 10) -> [String] {
         var messages: [String] = []

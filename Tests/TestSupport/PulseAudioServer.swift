@@ -1,7 +1,10 @@
 import Foundation
 
 /// A private PulseAudio server with a null sink named `lights` whose monitor is the default source,
-/// started by a test on its own socket and stopped (killed) by it.
+/// started by a test on its own socket and stopped (or killed) by it.
+///
+/// pulseaudio closes every inherited descriptor at start-up, which Foundation's `Process` takes for an exit
+/// (it then blocks reaping a live process), so the server daemonizes and is found and signalled by its pid.
 public final class PulseAudioServer: @unchecked Sendable {
     public let directory: TemporaryDirectory
     public var socketPath: String { directory.file("pa/native") }
@@ -9,7 +12,7 @@ public final class PulseAudioServer: @unchecked Sendable {
     public var clientEnvironment: [String: String] {
         ["PULSE_SERVER": "unix:\(socketPath)", "PULSE_CLIENTCONFIG": directory.file("client.conf")]
     }
-    private var process: Process?
+    private var pid: pid_t?
 
     public init() throws {
         directory = try TemporaryDirectory("lightshow-pulse")
@@ -27,43 +30,54 @@ public final class PulseAudioServer: @unchecked Sendable {
     /// Starts the server and waits until it answers; throws if it doesn't within `seconds`.
     public func start(within seconds: Double = 20) async throws {
         try? FileManager.default.removeItem(atPath: socketPath)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["pulseaudio", "-n", "-F", directory.file("test.pa"), "--daemonize=no",
-                             "--exit-idle-time=-1", "--use-pid-file=no", "--disallow-exit", "--log-target=stderr"]
-        var env = ProcessInfo.processInfo.environment
-        env["HOME"] = directory.path
-        env["XDG_RUNTIME_DIR"] = directory.file("pa")
-        env["XDG_CONFIG_HOME"] = directory.file("config")
-        process.environment = env
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        self.process = process
+        try ExternalTool.run("pulseaudio", [
+            "-n", "-F", directory.file("test.pa"), "--daemonize=yes", "--exit-idle-time=-1", "--use-pid-file=no",
+            "--disallow-exit", "--log-target=syslog",
+        ], environment: [
+            "HOME": directory.path, "XDG_RUNTIME_DIR": directory.file("pa"), "XDG_CONFIG_HOME": directory.file("config"),
+        ])
+        pid = Self.findServer(config: directory.file("test.pa"))
         let answered = await ExternalTool.waitUntil(seconds: seconds) {
             (try? ExternalTool.run("pactl", ["info"], environment: clientEnvironment)) != nil
         }
-        guard answered else {
+        guard pid != nil, answered else {
             stop()
             throw ExternalTool.Failure(description: "pulseaudio did not answer on \(socketPath) within \(seconds) s")
         }
     }
 
-    /// Kills the server at once (as a crash would) and waits for it to exit.
-    public func kill() {
-        guard let process, process.isRunning else { return }
-        Foundation.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        self.process = nil
-    }
+    /// Kills the server at once, as a crash would, and waits until it is gone.
+    public func kill() { signal(SIGKILL) }
 
     /// Stops the server if it is running.
-    public func stop() {
-        guard let process, process.isRunning else { return }
-        process.terminate()
-        process.waitUntilExit()
-        self.process = nil
+    public func stop() { signal(SIGTERM) }
+
+    private func signal(_ signal: Int32) {
+        guard let pid else { return }
+        Foundation.kill(pid, signal)
+        let deadline = Date().addingTimeInterval(10)
+        while Self.isAlive(pid), Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        self.pid = nil
+    }
+
+    /// The pid of the pulseaudio process started with `config`.
+    private static func findServer(config: String) -> pid_t? {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        for entry in entries {
+            guard let pid = pid_t(entry),
+                  let cmdline = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { continue }
+            let arguments = cmdline.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+            if arguments.first?.hasSuffix("pulseaudio") == true, arguments.contains(config) { return pid }
+        }
+        return nil
+    }
+
+    /// True while `pid` runs (a zombie waiting for its reaper counts as gone).
+    private static func isAlive(_ pid: pid_t) -> Bool {
+        guard let stat = FileManager.default.contents(atPath: "/proc/\(pid)/stat") else { return false }
+        let text = String(decoding: stat, as: UTF8.self)
+        guard let close = text.lastIndex(of: ")") else { return false }
+        return !text[close...].hasPrefix(") Z")
     }
 
     /// Plays `path` into the null sink and returns at once; the player stops by itself at the end of the file.

@@ -12,6 +12,7 @@ enum AnalysisSection: ConfigSection {
         section.number("dynamic_range_db", in: 1...160).assign(to: &configuration.analysis.dynamicRangeDB)
         section.number("gain_recovery_db_per_s", in: 0...1000).assign(to: &configuration.analysis.gainRecoveryDBPerSecond)
         section.number("max_gain_db", in: 0...120).assign(to: &configuration.analysis.maximumGainDB)
+        section.number("band_spread_db", in: 0...120).assign(to: &configuration.analysis.bandSpreadDB)
         section.number("rate_hz", in: 10...2000).assign(to: &configuration.analysis.analysisRate)
     }
 }

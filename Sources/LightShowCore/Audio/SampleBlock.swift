@@ -23,24 +23,29 @@ public struct SampleBlock: Sendable {
     /// Audio time (seconds from the start of the input) just after the last frame.
     public var endTime: Double { Double(startFrame + Int64(frameCount)) / Double(sampleRate) }
 
-    /// Averages the channels into `output` (cleared first); analysis runs on mono.
+    /// Averages the channels into `output` (replaced); analysis runs on mono.
     public func downmix(into output: inout [Float]) {
         output.removeAll(keepingCapacity: true)
         if channels == 1 {
             output.append(contentsOf: samples)
             return
         }
-        output.reserveCapacity(frameCount)
-        let scale = 1 / Float(channels)
-        samples.withUnsafeBufferPointer { buffer in
-            var index = 0
-            for _ in 0..<frameCount {
-                var sum: Float = 0
-                for _ in 0..<channels {
-                    sum += buffer[index]
-                    index += 1
+        let frames = frameCount
+        let channels = channels
+        output.append(contentsOf: repeatElement(0, count: frames))
+        samples.withUnsafeBufferPointer { source in
+            output.withUnsafeMutableBufferPointer { mono in
+                // Straight loops over raw pointers so the compiler can vectorize them; stereo is the common case.
+                if channels == 2 {
+                    for frame in 0..<frames { mono[frame] = (source[2 * frame] + source[2 * frame + 1]) * 0.5 }
+                    return
                 }
-                output.append(sum * scale)
+                let scale = 1 / Float(channels)
+                for frame in 0..<frames {
+                    var sum: Float = 0
+                    for channel in 0..<channels { sum += source[frame * channels + channel] }
+                    mono[frame] = sum * scale
+                }
             }
         }
     }

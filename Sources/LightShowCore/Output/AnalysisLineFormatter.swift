@@ -67,7 +67,7 @@ public struct AnalysisLineFormatter: Sendable {
         return Int((min(1, max(0, level)) * 1000).rounded())
     }
 
-    static func appendInteger(_ value: Int, to bytes: inout [UInt8]) {
+    public static func appendInteger(_ value: Int, to bytes: inout [UInt8]) {
         if value < 0 {
             bytes.append(UInt8(ascii: "-"))
             appendInteger(-value, to: &bytes)
@@ -78,7 +78,7 @@ public struct AnalysisLineFormatter: Sendable {
     }
 
     /// `value` rounded to `decimals` places, always with that many digits after the point.
-    static func appendFixed(_ value: Double, decimals: Int, to bytes: inout [UInt8]) {
+    public static func appendFixed(_ value: Double, decimals: Int, to bytes: inout [UInt8]) {
         var scale = 1
         for _ in 0..<decimals { scale *= 10 }
         let safe = value.isFinite ? min(max(value, -1e12), 1e12) : 0

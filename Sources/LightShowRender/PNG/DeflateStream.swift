@@ -5,11 +5,12 @@ final class DeflateStream {
     private let stream: UnsafeMutablePointer<z_stream>
     private var isOpen = false
 
+    /// A raw deflate stream (no zlib header or checksum: the PNG encoder writes those itself).
     /// - Parameter strategy: `Z_DEFAULT_STRATEGY`, `Z_RLE`, …
     init(level: Int32, strategy: Int32) throws(PNGError) {
         stream = .allocate(capacity: 1)
         stream.initialize(to: z_stream())
-        let status = lightshow_deflateInit2(stream, level, 15, 8, strategy)
+        let status = lightshow_deflateInit2(stream, level, -15, 8, strategy)
         guard status == Z_OK else {
             stream.deinitialize(count: 1)
             stream.deallocate()
@@ -27,7 +28,7 @@ final class DeflateStream {
     /// Upper bound of the compressed size of `length` input bytes.
     func bound(_ length: Int) -> Int { Int(deflateBound(stream, uLong(length))) }
 
-    /// Starts a new zlib stream that writes into `output` (which must have room for the whole result).
+    /// Starts a new deflate stream that writes into `output` (which must have room for the whole result).
     func begin(output: UnsafeMutablePointer<UInt8>, capacity: Int) throws(PNGError) {
         guard deflateReset(stream) == Z_OK else { throw PNGError("zlib deflateReset failed") }
         stream.pointee.next_out = output

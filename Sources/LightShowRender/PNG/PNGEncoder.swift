@@ -1,23 +1,42 @@
 import CZlib
 
-/// Writes 8-bit RGB PNGs with plain zlib: one fixed filter for every row and fast deflate, which measured
-/// faster here than libpng's simplified API and libspng at the same settings (see Tests/Benchmarks/record-speed.sh).
-/// Output depends only on the pixels, so frames are byte-identical across runs. One per thread.
+/// Writes 8-bit RGB PNGs: one fixed filter for every row (SUB by default), then deflate, by default with
+/// `RunLengthDeflater`. Measured here on 720p frames (ms per frame, one core): libpng simplified FAST 9.6,
+/// libspng level 1 SUB 15.0, zlib level 1 UP 10.2 on a synthetic frame; on a recorded frame zlib's RLE strategy
+/// with SUB took 2.7 ms (37 KB), and a third of that went to zlib's hash upkeep and Adler-32, which a
+/// run-length-only encoder doesn't need. Output depends only on the pixels, so frames are byte-identical
+/// across runs. One per thread.
 public final class PNGEncoder {
     /// The PNG row filter applied to every row.
     public enum Filter: UInt8, Sendable {
         case none = 0, sub = 1, up = 2
     }
 
-    public let filter: Filter
-    private let deflater: DeflateStream
-    private var rowScratch: [UInt8] = []
+    /// How the filtered rows are compressed.
+    public enum Compression: Sendable, Equatable {
+        /// Fixed-Huffman deflate of literals and byte runs (`RunLengthDeflater`): fastest.
+        case runLength
+        /// zlib at `level`, optionally with its run-length strategy.
+        case zlib(level: Int32, runLength: Bool)
+    }
 
-    /// Defaults chosen by measurement on light-show frames: SUB + run-length deflate is as fast as level 1
-    /// and smaller, since circles and gradient rows are runs of one colour.
-    public init(filter: Filter = .sub, level: Int32 = 1, runLength: Bool = true) throws(PNGError) {
+    public let filter: Filter
+    public let compression: Compression
+    private let deflater: DeflateStream?
+    private var rowScratch: [UInt8] = []
+    /// Reused between frames: sized for the worst case, so it is allocated (and zeroed) once per canvas size.
+    private var output: [UInt8] = []
+
+    /// Defaults chosen by measurement on light-show frames: SUB turns circles and gradient rows into runs of zeros.
+    public init(filter: Filter = .sub, compression: Compression = .runLength) throws(PNGError) {
         self.filter = filter
-        deflater = try DeflateStream(level: level, strategy: runLength ? Z_RLE : Z_DEFAULT_STRATEGY)
+        self.compression = compression
+        switch compression {
+        case .runLength:
+            deflater = nil
+        case .zlib(let level, let runLength):
+            deflater = try DeflateStream(level: level, strategy: runLength ? Z_RLE : Z_DEFAULT_STRATEGY)
+        }
     }
 
     /// The complete PNG file for `image`.
@@ -28,8 +47,11 @@ public final class PNGEncoder {
         // Feed deflate a band of rows at a time, so the filtered copy stays in cache.
         let bandRows = max(1, 65_536 / filteredRow)
         if rowScratch.count < filteredRow * bandRows { rowScratch = [UInt8](repeating: 0, count: filteredRow * bandRows) }
-        let idatBound = deflater.bound(filteredRow * image.height)
-        var output = [UInt8](repeating: 0, count: 8 + 25 + 8 + idatBound + 4 + 12)
+        // zlib header (2) + raw deflate + Adler-32 (4).
+        let rawCount = filteredRow * image.height
+        let idatBound = 2 + (deflater?.bound(rawCount) ?? RunLengthDeflater.bound(rawCount)) + 4
+        let capacity = 8 + 25 + 8 + idatBound + 4 + 12
+        if output.count < capacity { output = [UInt8](repeating: 0, count: capacity) }
         var ihdr = [UInt8]()
         ihdr.appendBigEndian(UInt32(image.width))
         ihdr.appendBigEndian(UInt32(image.height))
@@ -43,8 +65,13 @@ public final class PNGEncoder {
 
             let idatStart = position
             let data = base + idatStart + 8
-            try deflater.begin(output: data, capacity: idatBound)
-            var compressed = 0
+            // CMF 0x78 (deflate, 32 KB window), FLG 0x01 (fastest level, check bits).
+            data[0] = 0x78
+            data[1] = 0x01
+            try deflater?.begin(output: data + 2, capacity: idatBound - 6)
+            var runLength = deflater == nil ? RunLengthDeflater(output: data + 2) : nil
+            var checksum = Adler32()
+            var deflated = 0
             try image.pixels.withUnsafeBufferPointer { (pixels) throws(PNGError) in
                 try rowScratch.withUnsafeMutableBufferPointer { (scratch) throws(PNGError) in
                     let source = pixels.baseAddress!, band = scratch.baseAddress!
@@ -56,10 +83,18 @@ public final class PNGEncoder {
                                            into: band + r * filteredRow, count: rowBytes, filter: filter)
                         }
                         y += rows
-                        compressed = try deflater.compress(band, count: rows * filteredRow, finish: y == image.height)
+                        checksum.update(band, count: rows * filteredRow)
+                        if let deflater {
+                            deflated = try deflater.compress(band, count: rows * filteredRow, finish: y == image.height)
+                        } else {
+                            runLength?.compress(band, count: rows * filteredRow)
+                            if y == image.height { deflated = runLength?.finish() ?? 0 }
+                        }
                     }
                 }
             }
+            Self.storeBigEndian(checksum.value, at: data + 2 + deflated)
+            let compressed = 2 + deflated + 4
             Self.storeBigEndian(UInt32(compressed), at: base + idatStart)
             for (offset, byte) in "IDAT".utf8.enumerated() { base[idatStart + 4 + offset] = byte }
             let crc = crc32(0, base + idatStart + 4, uInt(4 + compressed))
@@ -67,8 +102,7 @@ public final class PNGEncoder {
             position = idatStart + 8 + compressed + 4
             return Self.writeChunk(type: "IEND", data: [], at: base, position)
         }
-        output.removeLast(output.count - written)
-        return output
+        return Array(output[0..<written])
     }
 
     @inline(__always)

@@ -40,10 +40,21 @@ extension Framebuffer {
                 let fullStart = innerHalf >= 0 ? Int((cx - innerHalf - 0.5).rounded(.up)) : Int.max
                 let fullEnd = innerHalf >= 0 ? Int((cx + innerHalf - 0.5).rounded(.down)) : Int.min
                 let row = base + y * width * 3
+                // Inside the circle the background often repeats (a vertical gradient has constant rows):
+                // blend each distinct background colour once.
+                var lastBackground: (UInt8, UInt8, UInt8) = (0, 0, 0)
+                var lastBlended: (UInt8, UInt8, UInt8)?
                 for x in x0...x1 {
                     let pixel = row + x * 3
                     if x >= fullStart && x <= fullEnd {
-                        pixel.blendPixel(r, g, b, a16)
+                        let background = (pixel[0], pixel[1], pixel[2])
+                        if let blended = lastBlended, background == lastBackground {
+                            pixel[0] = blended.0; pixel[1] = blended.1; pixel[2] = blended.2
+                        } else {
+                            pixel.blendPixel(r, g, b, a16)
+                            lastBackground = background
+                            lastBlended = (pixel[0], pixel[1], pixel[2])
+                        }
                         continue
                     }
                     let dx = (Double(x) + 0.5 - cx) * xScale

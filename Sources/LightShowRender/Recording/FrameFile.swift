@@ -4,9 +4,10 @@ import Glibc
 
 /// Writing one whole file: everything or an error, never a silent short write; a failed file is removed.
 enum FrameFile {
-    static func write(_ bytes: [UInt8], to path: String) throws(RecordingError) {
+    /// Writes `bytes` to `path`; errors name `reportedPath` (the frame's final name rather than its temporary one).
+    static func write(_ bytes: [UInt8], to path: String, reportedAs reportedPath: String) throws(RecordingError) {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw .write(path, errno: errno) }
+        guard fd >= 0 else { throw .write(reportedPath, errno: errno) }
         var failure: Int32?
         bytes.withUnsafeBytes { raw in
             var offset = 0
@@ -25,7 +26,7 @@ enum FrameFile {
         if close(fd) != 0 && failure == nil { failure = errno }
         if let failure {
             unlink(path)
-            throw .write(path, errno: failure)
+            throw .write(reportedPath, errno: failure)
         }
     }
 }

@@ -43,22 +43,18 @@ final class FramesLog {
         committedLength += off_t(bytes.count)
     }
 
-    /// `{"index":0,"t":0.0000,"bass":0.8200,"mid":0.1000,"treble":0.0200,"state":"playing"}`
+    /// `{"index":0,"t":0.0000,"bass":0.8200,"mid":0.1000,"treble":0.0200,"state":"playing"}`: analyze's jsonl
+    /// line with the frame index in front and four decimals on the levels.
     static func line(for frame: ShowFrame) -> String {
-        var text = "{\"index\":\(frame.index),\"t\":\(decimal(frame.time))"
+        var bytes = Array(#"{"index":"#.utf8)
+        AnalysisLineFormatter.appendInteger(frame.index, to: &bytes)
+        bytes.append(contentsOf: #","t":"#.utf8)
+        AnalysisLineFormatter.appendFixed(frame.time, decimals: 4, to: &bytes)
         for band in Band.allCases {
-            text += ",\"\(band.rawValue)\":\(decimal(Double(frame.levels[band])))"
+            bytes.append(contentsOf: ",\"\(band.rawValue)\":".utf8)
+            AnalysisLineFormatter.appendFixed(Double(frame.levels[band]), decimals: 4, to: &bytes)
         }
-        text += ",\"state\":\"\(frame.state.rawValue)\"}\n"
-        return text
-    }
-
-    /// Fixed four decimals, locale-free and identical on every run.
-    static func decimal(_ value: Double) -> String {
-        guard value.isFinite else { return "0" }
-        let scaled = Int64((abs(value) * 10_000).rounded())
-        let sign = value < 0 && scaled != 0 ? "-" : ""
-        let fraction = String(scaled % 10_000)
-        return "\(sign)\(scaled / 10_000).\(String(repeating: "0", count: 4 - fraction.count))\(fraction)"
+        bytes.append(contentsOf: ",\"state\":\"\(frame.state.rawValue)\"}\n".utf8)
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

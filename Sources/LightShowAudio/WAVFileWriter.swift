@@ -1,0 +1,74 @@
+import CSndfile
+public import LightShowCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Writes the audio a recording rendered to a 32-bit float WAV, so the samples are stored exactly as analysed.
+/// The file is written under a hidden temporary name and renamed into place by `finish()`; freed in `deinit`.
+public final class WAVFileWriter {
+    public let path: String
+    private let temporaryPath: String
+    private var handle: OpaquePointer?
+    public let sampleRate: Int
+    public let channels: Int
+    public private(set) var framesWritten: Int64 = 0
+
+    public init(path: String, sampleRate: Int, channels: Int) throws(LightShowError) {
+        self.path = path
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { String(path[...$0]) } ?? ""
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        temporaryPath = directory + "." + name + ".tmp"
+        self.sampleRate = sampleRate
+        self.channels = channels
+        var info = SF_INFO()
+        info.samplerate = Int32(sampleRate)
+        info.channels = Int32(channels)
+        info.format = Int32(SF_FORMAT_WAV | SF_FORMAT_FLOAT)
+        guard let opened = sf_open(temporaryPath, Int32(SFM_WRITE), &info) else {
+            throw LightShowError("cannot write \(path): \(String(cString: sf_strerror(nil)))", exitStatus: .ioError)
+        }
+        // The PEAK chunk carries a timestamp; leaving it out keeps the file identical across runs.
+        _ = sf_command(opened, Int32(SFC_SET_ADD_PEAK_CHUNK), nil, Int32(SF_FALSE))
+        handle = opened
+    }
+
+    deinit {
+        if let handle {
+            sf_close(handle)
+            unlink(temporaryPath)
+        }
+    }
+
+    /// Appends a block's samples (its channel count must match).
+    public func write(_ block: SampleBlock) throws(LightShowError) {
+        guard let handle else { throw LightShowError("cannot write \(path): already closed", exitStatus: .ioError) }
+        guard block.channels == channels else {
+            throw LightShowError("cannot write \(path): block has \(block.channels) channels, expected \(channels)", exitStatus: .ioError)
+        }
+        let wanted = sf_count_t(block.frameCount)
+        let written = block.samples.withUnsafeBufferPointer { sf_writef_float(handle, $0.baseAddress, wanted) }
+        guard written == wanted else {
+            throw LightShowError("cannot write \(path): \(String(cString: sf_strerror(handle)))", exitStatus: .ioError)
+        }
+        framesWritten += Int64(written)
+    }
+
+    /// Completes the header and renames the file into place.
+    public func finish() throws(LightShowError) {
+        guard let handle else { return }
+        self.handle = nil
+        let status = sf_close(handle)
+        guard status == 0 else {
+            unlink(temporaryPath)
+            throw LightShowError("cannot write \(path): \(String(cString: sf_error_number(status)))", exitStatus: .ioError)
+        }
+        guard rename(temporaryPath, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporaryPath)
+            throw LightShowError("cannot write \(path): \(reason)", exitStatus: .ioError)
+        }
+    }
+}

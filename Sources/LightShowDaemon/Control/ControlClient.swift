@@ -1,0 +1,104 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A blocking client of the control socket, for `lightshow ctl`, viewers and tests: one request line out,
+/// reply lines back, with a timeout on every wait.
+public final class ControlClient {
+    public let path: String
+    private let fd: Int32
+    private var buffer: [UInt8] = []
+    private var nextID = 1
+
+    public init(path: String, timeoutSeconds: Double = 10) throws(SystemCallError) {
+        guard let address = UnixSocketAddress(path) else { throw SystemCallError("connect \(path)", code: ENAMETOOLONG) }
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw SystemCallError("socket") }
+        Self.setTimeout(fd, timeoutSeconds)
+        guard address.withSockaddr({ connect(fd, $0, $1) }) == 0 else {
+            let error = SystemCallError("connect \(path)")
+            close(fd)
+            throw error
+        }
+        self.fd = fd
+        self.path = path
+    }
+
+    deinit { close(fd) }
+
+    /// How long a read or write may wait; nil waits for ever (a subscription's stream).
+    public func setTimeout(_ seconds: Double?) {
+        Self.setTimeout(fd, seconds ?? 0)
+    }
+
+    private static func setTimeout(_ fd: Int32, _ seconds: Double) {
+        let whole = seconds.rounded(.down)
+        var timeout = timeval(tv_sec: Int(whole), tv_usec: Int((seconds - whole) * 1e6))
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    /// Sends `{"id":N,"cmd":command, …arguments}` and waits for the reply with that id
+    /// (events a subscribed connection receives meanwhile are skipped).
+    public func request(_ command: String, arguments: JSONObject = [:]) throws(SystemCallError) -> JSONValue {
+        let id = nextID
+        nextID += 1
+        var object: JSONObject = ["id": .number(Double(id)), "cmd": .string(command)]
+        for member in arguments.members { object[member.key] = member.value }
+        try send(JSONValue.object(object).line)
+        while true {
+            guard let reply = try readJSON() else { throw SystemCallError("read \(path): connection closed", code: ECONNRESET) }
+            if reply["id"] == .number(Double(id)) { return reply }
+        }
+    }
+
+    /// Writes raw bytes (tests use this for malformed lines).
+    public func send(_ bytes: [UInt8]) throws(SystemCallError) {
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes.withUnsafeBytes { raw in
+                Glibc.send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+            }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw SystemCallError("write \(path)")
+            }
+            offset += count
+        }
+    }
+
+    /// Tells the server nothing more will be sent; replies still arrive.
+    public func finishSending() {
+        shutdown(fd, Int32(SHUT_WR))
+    }
+
+    /// The next line without its newline; nil at end of stream. Throws on timeout.
+    public func readLine() throws(SystemCallError) -> [UInt8]? {
+        while true {
+            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = Array(buffer[..<newline])
+                buffer.removeFirst(newline + 1)
+                return line
+            }
+            var chunk = [UInt8](repeating: 0, count: 65_536)
+            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count < 0 {
+                let code = errno
+                if code == EINTR { continue }
+                throw SystemCallError(code == EAGAIN ? "read \(path): no reply in time" : "read \(path)", code: code)
+            }
+            if count == 0 { return nil }
+            buffer += chunk[0..<count]
+        }
+    }
+
+    /// The next line parsed as JSON; nil at end of stream.
+    public func readJSON() throws(SystemCallError) -> JSONValue? {
+        guard let line = try readLine() else { return nil }
+        do {
+            return try JSONParser.parse(line)
+        } catch {
+            throw SystemCallError("read \(path): \(error.description)", code: EPROTO)
+        }
+    }
+}

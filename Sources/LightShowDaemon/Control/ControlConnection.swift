@@ -1,0 +1,102 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One client of the control socket, owned by the event loop thread.
+final class ControlConnection {
+    /// What a `subscribe` set up: the pace of frames and what this client has been sent.
+    struct Subscription {
+        var interval: Double
+        var nextDue: Double
+        var lastSequence: UInt64 = 0
+        /// Broadcast events waiting for this client, oldest first, bounded.
+        var events: [[UInt8]] = []
+    }
+
+    static let maximumQueuedEvents = 64
+    /// Above this much unsent output the client is not read from until it catches up.
+    static let outputHighWater = 256 * 1024
+
+    let id: UInt64
+    let fd: Int32
+    var input: [UInt8] = []
+    /// Skipping the rest of an oversized line, up to its newline.
+    var discarding = false
+    var output: [UInt8] = []
+    var outputOffset = 0
+    /// A request is with the handler; later lines wait so replies keep their order.
+    var inFlight = false
+    var subscription: Subscription?
+    /// The client shut down its sending side: answer what it sent, then close.
+    private(set) var inputEnded = false
+    private(set) var isClosed = false
+
+    init(id: UInt64, fd: Int32) {
+        self.id = id
+        self.fd = fd
+    }
+
+    var pendingOutput: Int { output.count - outputOffset }
+
+    /// Reads from the client only while it keeps up with its replies and its input backlog is bounded.
+    func wantsInput(maxLineBytes: Int) -> Bool {
+        !isClosed && !inputEnded && pendingOutput <= Self.outputHighWater && input.count <= 2 * maxLineBytes
+    }
+
+    /// Done once its input has ended and every reply it asked for has been written (a subscriber's stream
+    /// goes on until it hangs up).
+    var isFinished: Bool {
+        inputEnded && subscription == nil && !inFlight && pendingOutput == 0 && !input.contains(UInt8(ascii: "\n"))
+    }
+
+    func enqueue(_ line: [UInt8]) {
+        output += line
+    }
+
+    /// Reads what is available. Returns false on a socket error; end of input is noted, not an error,
+    /// and a last line without its newline still counts.
+    func readAvailable(chunk: inout [UInt8]) -> Bool {
+        for _ in 0..<4 {  // bounded, so one busy client can't starve the others
+            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count > 0 {
+                input += chunk[0..<count]
+                if count < chunk.count { return true }
+                continue
+            }
+            if count == 0 {
+                inputEnded = true
+                if !input.isEmpty && input.last != UInt8(ascii: "\n") { input.append(UInt8(ascii: "\n")) }
+                return true
+            }
+            let code = errno
+            if code == EINTR { continue }
+            return code == EAGAIN || code == EWOULDBLOCK
+        }
+        return true
+    }
+
+    /// Writes as much pending output as the socket takes. Returns false once the client is gone.
+    func flush() -> Bool {
+        while outputOffset < output.count {
+            let count = output.withUnsafeBytes { raw in
+                send(fd, raw.baseAddress! + outputOffset, raw.count - outputOffset, Int32(MSG_NOSIGNAL))
+            }
+            if count > 0 {
+                outputOffset += count
+                continue
+            }
+            let code = errno
+            if count < 0 && code == EINTR { continue }
+            return count < 0 && (code == EAGAIN || code == EWOULDBLOCK)
+        }
+        output.removeAll(keepingCapacity: output.capacity <= 1 << 20)
+        outputOffset = 0
+        return true
+    }
+
+    func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        Glibc.close(fd)
+    }
+}

@@ -1,0 +1,231 @@
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The poll loop behind `ControlServer`: accepts clients, splits their input into request lines,
+/// writes replies, and feeds subscribers the newest frame at their own pace. Runs on its own thread
+/// and owns every connection; other threads reach it only through the server's inbox.
+final class ControlEventLoop<Handler: ControlCommandHandler> {
+    private let server: ControlServer<Handler>
+    private var connections: [UInt64: ControlConnection] = [:]
+    private var nextID: UInt64 = 1
+    private var frame: ControlServer<Handler>.Frame?
+    private var chunk = [UInt8](repeating: 0, count: 65_536)
+    /// After EMFILE, accepting pauses briefly instead of spinning on a readable listener.
+    private var acceptPausedUntil = 0.0
+
+    init(server: ControlServer<Handler>) {
+        self.server = server
+    }
+
+    private var options: ControlServer<Handler>.Options { server.options }
+
+    func run() {
+        while true {
+            let now = Self.now()
+            var fds = [
+                pollfd(fd: server.wakeRead, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: server.listener.fd, events: now >= acceptPausedUntil ? Int16(POLLIN) : 0, revents: 0),
+            ]
+            let order = Array(connections.values)
+            for connection in order {
+                var events: Int16 = 0
+                if connection.wantsInput(maxLineBytes: options.maxLineBytes) { events |= Int16(POLLIN) }
+                if connection.pendingOutput > 0 { events |= Int16(POLLOUT) }
+                // Nothing wanted (input ended, reply pending): leave it out, or a hang-up would spin poll.
+                fds.append(pollfd(fd: events == 0 ? -1 : connection.fd, events: events, revents: 0))
+            }
+            let ready = poll(&fds, nfds_t(fds.count), timeout(now: now))
+            if ready < 0 && errno != EINTR { break }
+
+            if fds[0].revents != 0 { drainWakePipe() }
+            guard takeInbox() else { break }
+            if fds[1].revents & Int16(POLLIN) != 0 { acceptClients() }
+            for (index, connection) in order.enumerated() where fds[index + 2].revents != 0 && !connection.isClosed {
+                if fds[index + 2].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+                    if !connection.readAvailable(chunk: &chunk) { connection.close(); continue }
+                }
+            }
+            let time = Self.now()
+            for connection in connections.values where !connection.isClosed {
+                processLines(connection, now: time)
+                feed(connection, now: time)
+                if connection.pendingOutput > 0 && !connection.flush() { connection.close() }
+                if connection.isFinished { connection.close() }
+            }
+            removeClosed()
+        }
+        for connection in connections.values { connection.close() }
+        connections.removeAll()
+        server.inbox.withLock { $0.clients = 0; $0.subscribers = 0 }
+    }
+
+    // MARK: - Inbox and wake-ups
+
+    /// Applies replies, the newest frame and events posted by other threads. False when asked to stop.
+    private func takeInbox() -> Bool {
+        let (replies, newFrame, events, stopping) = server.inbox.withLock { inbox in
+            defer { inbox.replies.removeAll(); inbox.events.removeAll() }
+            return (inbox.replies, inbox.frame, inbox.events, inbox.state != .running)
+        }
+        if stopping { return false }
+        for reply in replies {
+            guard let connection = connections[reply.connection], !connection.isClosed else { continue }
+            connection.enqueue(reply.line)
+            connection.inFlight = false
+        }
+        frame = newFrame
+        if !events.isEmpty {
+            for connection in connections.values where connection.subscription != nil {
+                connection.subscription!.events += events
+                let excess = connection.subscription!.events.count - ControlConnection.maximumQueuedEvents
+                if excess > 0 { connection.subscription!.events.removeFirst(excess) }
+            }
+        }
+        return true
+    }
+
+    private func drainWakePipe() {
+        var buffer = [UInt8](repeating: 0, count: 256)
+        while buffer.withUnsafeMutableBytes({ read(server.wakeRead, $0.baseAddress, $0.count) }) > 0 {}
+    }
+
+    /// Milliseconds until a subscriber is next due a waiting frame, or -1 to sleep until woken.
+    private func timeout(now: Double) -> Int32 {
+        var soonest = Double.infinity
+        if let frame {
+            for connection in connections.values {
+                guard let subscription = connection.subscription, connection.pendingOutput == 0,
+                      frame.sequence > subscription.lastSequence else { continue }
+                soonest = min(soonest, subscription.nextDue - now)
+            }
+        }
+        if acceptPausedUntil > now { soonest = min(soonest, acceptPausedUntil - now) }
+        guard soonest.isFinite else { return -1 }
+        return Int32(max(0, (soonest * 1000).rounded(.up)))
+    }
+
+    // MARK: - Clients
+
+    private func acceptClients() {
+        while true {
+            let fd = accept(server.listener.fd, nil, nil)
+            if fd < 0 {
+                let code = errno
+                if code == EINTR || code == ECONNABORTED { continue }
+                if code == EMFILE || code == ENFILE || code == ENOBUFS || code == ENOMEM { acceptPausedUntil = Self.now() + 0.1 }
+                return
+            }
+            // accept4 is not visible from Swift's Glibc module; set the flags right after.
+            makeNonBlocking(fd)
+            guard connections.count < options.maxClients else {
+                let refusal = ControlRequest.replyLine(id: .null, .failure("too many clients (limit \(options.maxClients))"))
+                _ = refusal.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                close(fd)
+                continue
+            }
+            connections[nextID] = ControlConnection(id: nextID, fd: fd)
+            nextID += 1
+        }
+    }
+
+    private func removeClosed() {
+        connections = connections.filter { !$0.value.isClosed }
+        let clients = connections.count
+        let subscribers = connections.values.filter { $0.subscription != nil }.count
+        server.inbox.withLock { $0.clients = clients; $0.subscribers = subscribers }
+    }
+
+    // MARK: - Requests
+
+    /// Handles complete lines while no request is in flight and the client reads its replies; an over-long
+    /// line gets one error and is skipped.
+    private func processLines(_ connection: ControlConnection, now: Double) {
+        var start = 0
+        let newline = UInt8(ascii: "\n")
+        while !connection.inFlight, connection.pendingOutput <= ControlConnection.outputHighWater,
+              let end = connection.input[start...].firstIndex(of: newline) {
+            let line = connection.input[start..<end]
+            start = end + 1
+            if connection.discarding {
+                connection.discarding = false
+            } else if line.count > options.maxLineBytes {
+                connection.enqueue(tooLong())
+            } else {
+                handle(Array(line), on: connection, now: now)
+            }
+        }
+        connection.input.removeFirst(start)
+        // Only a trailing partial line can be too long; complete lines may be waiting their turn.
+        guard !connection.input.contains(newline) else { return }
+        if connection.discarding {
+            connection.input.removeAll(keepingCapacity: true)
+        } else if !connection.inFlight && connection.input.count > options.maxLineBytes {
+            connection.enqueue(tooLong())
+            connection.discarding = true
+            connection.input.removeAll(keepingCapacity: true)
+        }
+    }
+
+    private func tooLong() -> [UInt8] {
+        ControlRequest.replyLine(id: .null, .failure("request line longer than \(options.maxLineBytes) bytes"))
+    }
+
+    private func handle(_ line: [UInt8], on connection: ControlConnection, now: Double) {
+        var line = line
+        while let last = line.last, last == UInt8(ascii: "\r") || last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") {
+            line.removeLast()
+        }
+        guard line.contains(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }) else { return }
+        switch ControlRequest.parse(line) {
+        case .failure(let invalid):
+            connection.enqueue(ControlRequest.replyLine(id: invalid.id, .failure(invalid.message)))
+        case .success(let request) where request.command == .subscribe:
+            subscribe(connection, request, now: now)
+        case .success(let request):
+            connection.inFlight = true
+            server.submit(request, connection: connection.id)
+        }
+    }
+
+    private func subscribe(_ connection: ControlConnection, _ request: ControlRequest, now: Double) {
+        var fps = options.defaultFPS
+        if let given = request.arguments["fps"] {
+            guard let number = given.numberValue, (1...options.maxFPS).contains(number) else {
+                let message = "fps must be a number from 1 to \(JSONValue.format(options.maxFPS)), found \(given)"
+                connection.enqueue(request.replyLine(.failure(message)))
+                return
+            }
+            fps = number
+        }
+        let previous = connection.subscription
+        connection.subscription = ControlConnection.Subscription(
+            interval: 1 / fps, nextDue: now, lastSequence: previous?.lastSequence ?? 0, events: previous?.events ?? []
+        )
+        connection.enqueue(request.replyLine(.success(["fps": .number(fps)])))
+    }
+
+    // MARK: - Subscribers
+
+    /// Queues events, then the newest frame if due, but only once everything sent before has left:
+    /// a client that doesn't read holds one partial line at most and is skipped, never waited for.
+    private func feed(_ connection: ControlConnection, now: Double) {
+        guard var subscription = connection.subscription, connection.pendingOutput == 0 else { return }
+        for event in subscription.events { connection.enqueue(event) }
+        subscription.events.removeAll()
+        if let frame, frame.sequence > subscription.lastSequence, now >= subscription.nextDue {
+            connection.enqueue(frame.line)
+            subscription.lastSequence = frame.sequence
+            subscription.nextDue += subscription.interval
+            // Behind by more than a frame (a pause in the stream): restart the schedule from now.
+            if subscription.nextDue < now { subscription.nextDue = now }
+        }
+        connection.subscription = subscription
+    }
+
+    static func now() -> Double {
+        Monotonic.seconds()
+    }
+}

@@ -1,0 +1,75 @@
+/// The commands a client may send on the control socket.
+public enum ControlCommand: String, CaseIterable, Sendable {
+    case status, play, pause, toggle, stop, reload, subscribe
+}
+
+/// What a command handler answers: a result object, or an error message for the caller.
+public enum ControlReply: Equatable, Sendable {
+    case success(JSONValue)
+    case failure(String)
+}
+
+/// Carries out control commands; the engine implements it. Called off the socket thread, one request per
+/// connection at a time. `subscribe` never reaches the handler: the server streams frames itself.
+public protocol ControlCommandHandler: Sendable {
+    func handle(_ command: ControlCommand, arguments: JSONObject) async -> ControlReply
+}
+
+/// One parsed request line: `{"id":1,"cmd":"status", …arguments}`.
+public struct ControlRequest: Equatable, Sendable {
+    /// Echoed in the reply; null when the client sent none.
+    public var id: JSONValue
+    public var command: ControlCommand
+    /// Every member besides `id` and `cmd`.
+    public var arguments: JSONObject
+
+    public init(id: JSONValue = .null, command: ControlCommand, arguments: JSONObject = [:]) {
+        self.id = id
+        self.command = command
+        self.arguments = arguments
+    }
+
+    /// A request that could not be understood, with the id when one could be read.
+    public struct Invalid: Error, Equatable {
+        public var id: JSONValue
+        public var message: String
+    }
+
+    static let commandList = ControlCommand.allCases.map(\.rawValue).joined(separator: ", ")
+
+    /// Parses one line (without its newline).
+    public static func parse(_ line: [UInt8]) -> Result<ControlRequest, Invalid> {
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(line)
+        } catch {
+            return .failure(Invalid(id: .null, message: "\(error.description)"))
+        }
+        guard case .object(var members) = value else {
+            return .failure(Invalid(id: .null, message: #"expected a JSON object like {"id":1,"cmd":"status"}"#))
+        }
+        let id = members["id"] ?? .null
+        members["id"] = nil
+        guard let name = members["cmd"] else {
+            return .failure(Invalid(id: id, message: #"missing "cmd""#))
+        }
+        members["cmd"] = nil
+        guard let text = name.stringValue, let command = ControlCommand(rawValue: text) else {
+            return .failure(Invalid(id: id, message: "unknown command \(name); expected one of \(commandList)"))
+        }
+        return .success(ControlRequest(id: id, command: command, arguments: members))
+    }
+
+    /// The reply line for this request.
+    public func replyLine(_ reply: ControlReply) -> [UInt8] {
+        ControlRequest.replyLine(id: id, reply)
+    }
+
+    /// `{"id":…,"ok":true,"result":…}` or `{"id":…,"ok":false,"error":"…"}`, newline-terminated.
+    public static func replyLine(id: JSONValue, _ reply: ControlReply) -> [UInt8] {
+        switch reply {
+        case .success(let result): (["id": id, "ok": true, "result": result] as JSONValue).line
+        case .failure(let message): (["id": id, "ok": false, "error": .string(message)] as JSONValue).line
+        }
+    }
+}

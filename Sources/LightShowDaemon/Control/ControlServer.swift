@@ -1,0 +1,172 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The daemon's control socket: newline-delimited JSON requests answered by `Handler`, and `subscribe`
+/// streams of frame events. Clients are served by a poll loop on a thread of its own, so no client
+/// (slow, silent or hostile) can block the cooperative pool or the producer of frames.
+public final class ControlServer<Handler: ControlCommandHandler>: Sendable {
+    public struct Options: Sendable {
+        /// Most clients served at once; more are told so and closed.
+        public var maxClients: Int
+        /// Longest request line accepted.
+        public var maxLineBytes = 65_536
+        /// Frame rate of `subscribe` without `fps`, and the highest one allowed.
+        public var defaultFPS: Double = 30
+        public var maxFPS: Double = 240
+
+        public init(maxClients: Int = 16) {
+            self.maxClients = maxClients
+        }
+    }
+
+    /// What the loop and the rest of the process hand each other, under one lock.
+    struct Inbox {
+        var replies: [(connection: UInt64, line: [UInt8])] = []
+        var frame: Frame?
+        var events: [[UInt8]] = []
+        var frameSequence: UInt64 = 0
+        var state = RunState.created
+        var loopStarted = false
+        var clients = 0
+        var subscribers = 0
+    }
+
+    struct Frame {
+        var sequence: UInt64
+        var line: [UInt8]
+    }
+
+    enum RunState { case created, running, stopping, stopped }
+
+    public let path: String
+    let options: Options
+    let handler: Handler
+    let listener: ControlListener
+    /// Self-pipe: one byte wakes the poll loop.
+    let wakeRead: Int32
+    let wakeWrite: Int32
+    let inbox = Mutex(Inbox())
+    let finished = DispatchSemaphore(value: 0)
+
+    /// Binds the socket at `path` (replacing a stale one); call `start()` to serve and `shutdown()` to stop.
+    public init(path: String, handler: Handler, options: Options = Options()) throws(SystemCallError) {
+        var pipeFDs: [Int32] = [0, 0]
+        guard pipe(&pipeFDs) == 0 else { throw SystemCallError("pipe") }
+        makeNonBlocking(pipeFDs[0])
+        makeNonBlocking(pipeFDs[1])
+        do {
+            listener = try ControlListener(path: path)
+        } catch {
+            close(pipeFDs[0])
+            close(pipeFDs[1])
+            throw error
+        }
+        self.path = path
+        self.handler = handler
+        self.options = options
+        wakeRead = pipeFDs[0]
+        wakeWrite = pipeFDs[1]
+    }
+
+    /// Starts serving on a dedicated thread.
+    public func start() {
+        let shouldStart = inbox.withLock { inbox in
+            guard inbox.state == .created else { return false }
+            inbox.state = .running
+            inbox.loopStarted = true
+            return true
+        }
+        guard shouldStart else { return }
+        let thread = Thread { [self] in
+            let loop = ControlEventLoop(server: self)
+            loop.run()
+            finished.signal()
+        }
+        thread.name = "lightshow-control"
+        thread.start()
+    }
+
+    /// Stops serving, closes every client, removes the socket file, and waits for the loop to end.
+    /// Safe to call more than once and from several threads.
+    public func shutdown() {
+        let loopStarted = inbox.withLock { inbox in
+            if inbox.state == .running || inbox.state == .created { inbox.state = .stopping }
+            return inbox.loopStarted
+        }
+        if loopStarted {
+            wake()
+            finished.wait()
+            finished.signal()  // for any other caller waiting here
+        }
+        // The pipe closes under the lock, so no late wake() can write into a descriptor reused elsewhere.
+        let closeNow = inbox.withLock { inbox in
+            guard inbox.state != .stopped else { return false }
+            inbox.state = .stopped
+            close(wakeRead)
+            close(wakeWrite)
+            return true
+        }
+        if closeNow { listener.close() }
+    }
+
+    deinit {
+        // Running loops hold the server, so only a server never started (or already stopped) gets here.
+        if inbox.withLock({ $0.state == .created }) {
+            listener.close()
+            close(wakeRead)
+            close(wakeWrite)
+        }
+    }
+
+    /// Offers a frame event to every subscriber. Each gets only the newest frame when it is ready for one,
+    /// so this never waits for a client.
+    public func publishFrame(_ event: JSONValue) {
+        let line = event.line
+        let subscribed = inbox.withLock { inbox in
+            inbox.frameSequence += 1
+            inbox.frame = Frame(sequence: inbox.frameSequence, line: line)
+            return inbox.subscribers > 0
+        }
+        if subscribed { wake() }
+    }
+
+    /// Sends an event (a state change, say) to every subscriber; a subscriber that falls far behind loses the oldest.
+    public func broadcast(_ event: JSONValue) {
+        let line = event.line
+        let subscribed = inbox.withLock { inbox in
+            guard inbox.subscribers > 0 else { return false }
+            inbox.events.append(line)
+            return true
+        }
+        if subscribed { wake() }
+    }
+
+    /// Connected clients and, among them, subscribers (for STATUS= and `status`).
+    public var connectionCounts: (clients: Int, subscribers: Int) {
+        inbox.withLock { ($0.clients, $0.subscribers) }
+    }
+
+    // MARK: - Used by the loop
+
+    func wake() {
+        inbox.withLock { inbox in
+            guard inbox.state != .stopped else { return }
+            var byte: UInt8 = 1
+            _ = write(wakeWrite, &byte, 1)  // a full pipe already means "wake up"
+        }
+    }
+
+    /// Runs a request on the handler off the loop thread and posts the reply back.
+    func submit(_ request: ControlRequest, connection: UInt64) {
+        Task { [self] in
+            let reply = await handler.handle(request.command, arguments: request.arguments)
+            inbox.withLock { $0.replies.append((connection, request.replyLine(reply))) }
+            wake()
+        }
+    }
+}

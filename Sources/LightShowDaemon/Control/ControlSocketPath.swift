@@ -1,0 +1,33 @@
+public import LightShowCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where the control socket lives: `[control] socket` when set, else `$RUNTIME_DIRECTORY/control.sock`
+/// (systemd's RuntimeDirectory=), else `$XDG_RUNTIME_DIR/lightshow/control.sock`.
+public enum ControlSocketPath {
+    public static func resolve(configured: String, environment: [String: String]) throws(LightShowError) -> String {
+        if !configured.isEmpty { return configured }
+        // RuntimeDirectory= may list several directories, separated by colons; ours is the first.
+        if let runtime = environment["RUNTIME_DIRECTORY"]?.split(separator: ":").first, runtime.hasPrefix("/") {
+            return "\(runtime)/control.sock"
+        }
+        if let xdg = environment["XDG_RUNTIME_DIR"], xdg.hasPrefix("/") {
+            return "\(xdg)/lightshow/control.sock"
+        }
+        throw LightShowError(
+            "no place for the control socket: set [control] socket, $RUNTIME_DIRECTORY or $XDG_RUNTIME_DIR",
+            exitStatus: .config
+        )
+    }
+
+    /// Creates the socket's directory (mode 0750) when it is missing; its parent must exist.
+    public static func prepareDirectory(for path: String) throws(SystemCallError) {
+        guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return }
+        let directory = String(path[..<slash])
+        if mkdir(directory, 0o750) != 0 && errno != EEXIST {
+            throw SystemCallError("mkdir \(directory)")
+        }
+    }
+}

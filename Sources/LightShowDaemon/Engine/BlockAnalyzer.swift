@@ -1,0 +1,23 @@
+public import LightShowCore
+
+/// Turns sample blocks into analysis frames: the analyser as the engine sees it.
+/// Created on the engine's task and used only there, so it needn't be Sendable.
+public protocol BlockAnalyzer: AnyObject {
+    func process(_ block: SampleBlock) -> [AnalysisFrame]
+}
+
+/// The state of the show as `ctl status` and subscribers see it.
+public struct ShowStatus: Sendable, Equatable {
+    public var state: PlaybackState
+    public var reason: PlaybackReason
+    public var title: String
+    /// True while MPD is connected and its state is the truth.
+    public var mpdConnected: Bool
+
+    public init(state: PlaybackState, reason: PlaybackReason, title: String, mpdConnected: Bool) {
+        self.state = state
+        self.reason = reason
+        self.title = title
+        self.mpdConnected = mpdConnected
+    }
+}

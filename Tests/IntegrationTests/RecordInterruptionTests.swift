@@ -1,0 +1,89 @@
+import Foundation
+import LightShowCore
+import Testing
+import TestSupport
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `record` stopped from outside: a write error partway through, and Ctrl-C on a live input.
+/// Either way every frame on disk decodes, all are listed, and no temporary file is left.
+@Suite struct RecordInterruptionTests {
+    private func contents(_ dir: String) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
+    }
+
+    /// Checks the directory is a consistent recording and returns its frame count.
+    private func expectConsistent(_ dir: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> Int {
+        let names = try contents(dir)
+        let frames = names.filter { $0.hasPrefix("frame_") }
+        #expect(names.allSatisfy { !$0.hasSuffix(".tmp") }, "no temporary files: \(names.filter { $0.hasSuffix(".tmp") })", sourceLocation: sourceLocation)
+        let lines = try String(contentsOfFile: dir + "/frames.jsonl", encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.last == "", "the log ends with a whole line", sourceLocation: sourceLocation)
+        #expect(lines.count - 1 == frames.count, "every frame listed, nothing else", sourceLocation: sourceLocation)
+        for (index, name) in frames.enumerated() {
+            #expect(name == String(format: "frame_%06d.png", index), sourceLocation: sourceLocation)
+            _ = try DecodedPNG(path: dir + "/" + name)
+            #expect(lines[index].hasPrefix("{\"index\":\(index),"), sourceLocation: sourceLocation)
+        }
+        return frames.count
+    }
+
+    /// A file-size limit (RLIMIT_FSIZE, set with util-linux's `prlimit`) makes a frame's write fail with EFBIG partway:
+    /// the frames grow as the lights come up, and the limit sits between a dark frame and a lit one.
+    @Test func aWriteErrorPartwayStopsWithExit74AndLeavesValidFrames() throws {
+        let dir = try TemporaryDirectory("record-efbig")
+        // 8 kHz mono keeps audio.wav (32 KB/s as float, 32 KB in all) under the 48 KB limit. At 2560x1440 a dark
+        // frame of the first half second is about 36 KB, a lit one of the noise after it about 72 KB.
+        let mono = Signals.silence(seconds: 0.5, sampleRate: 8000) + Signals.noise(dbfs: -6, seconds: 0.5, sampleRate: 8000)
+        let input = try dir.write("input.wav", Signals.wav(mono, channels: 1, sampleRate: 8000))
+        let out = dir.file("out")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
+        process.arguments = [
+            "--fsize=49152", LightshowProcess.executableURL.path, "record", "--input", input, "--out", out, "--size", "2560x1440", "--fps", "20",
+        ]
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 74, "exit \(process.terminationStatus): \(stderr)")
+        #expect(stderr.contains("cannot write \(out)/frame_0000") && stderr.contains("File too large"), "a frame's write failed: \(stderr)")
+        #expect(stderr.contains("recording stopped"), "message: \(stderr)")
+        let frames = try expectConsistent(out)
+        #expect(frames >= 5 && frames < 20, "stopped partway: \(frames) frames")
+        #expect(stderr.contains("\(frames) complete frames"), "message counts the frames: \(stderr)")
+    }
+
+    @Test func ctrlCEndsALiveRecordingWithCompleteFiles() async throws {
+        let dir = try TemporaryDirectory("record-sigint")
+        let fifo = dir.file("pcm.fifo")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let out = dir.file("out")
+        let process = Process()
+        process.executableURL = LightshowProcess.executableURL
+        process.arguments = ["record", "--input", "fifo:" + fifo, "--format-pcm", "8000:16:1", "--out", out, "--size", "64x36", "--fps", "10"]
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        // Opening blocks until lightshow opens its end; then 3 s of tone arrive at once.
+        let writer = try #require(FileHandle(forWritingAtPath: fifo))
+        writer.write(Signals.s16le(Signals.sine(frequency: 100, seconds: 3, sampleRate: 8000)))
+        try await waitFor("30 frames listed", timeout: 60) {
+            ((try? String(contentsOfFile: out + "/frames.jsonl", encoding: .utf8))?.split(separator: "\n").count ?? 0) >= 30
+        }
+        // The fifo stays open: only the signal can end this recording.
+        kill(process.processIdentifier, SIGINT)
+        try await waitFor("lightshow exits", timeout: 30) { !process.isRunning }
+        try? writer.close()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 0, "exit \(process.terminationStatus): \(stderr)")
+        #expect(try expectConsistent(out) == 30)
+        #expect(stderr.contains("recorded 30 frames"), "\(stderr)")
+        #expect(FileManager.default.fileExists(atPath: out + "/audio.wav"))
+    }
+}

@@ -1,0 +1,185 @@
+import Foundation
+import LightShowAnalysis
+@_spi(Testing) import LightShowAudio
+import LightShowCore
+import Testing
+import TestSupport
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Capture through the real libasound: the `file` plugin (unpaced) and PulseAudio's null-sink monitor (paced).
+/// Serialized because libasound and libpulse read their configuration from this process's environment.
+@Suite(.serialized) struct ALSACaptureTests {
+    private func useALSAConfig(_ path: String?) {
+        if let path { setenv("ALSA_CONFIG_PATH", path, 1) } else { unsetenv("ALSA_CONFIG_PATH") }
+    }
+
+    private func usePulse(_ server: PulseAudioServer) {
+        useALSAConfig(nil)
+        for (key, value) in server.clientEnvironment { setenv(key, value, 1) }
+    }
+
+    /// The band levels of the analyzer (default settings, 60 fps) after it has taken `blocks`.
+    private func settledLevels(_ blocks: [SampleBlock], sampleRate: Int) -> BandLevels? {
+        let configuration = Configuration.defaults
+        let analyzer = LevelAnalyzer(settings: configuration.analysis, bands: configuration.bands,
+                                     sampleRate: sampleRate, framesPerSecond: 60)
+        return blocks.flatMap { analyzer.process($0) }.last?.levels
+    }
+
+    private func expectBand(_ band: Band, litBy levels: BandLevels?, _ context: String) {
+        guard let levels else {
+            Issue.record("\(context): no analysis frame")
+            return
+        }
+        for other in Band.allCases {
+            if other == band {
+                #expect(levels[other] >= 0.8, "\(context): \(other) \(levels[other])")
+            } else {
+                #expect(levels[other] <= 0.1, "\(context): \(other) \(levels[other])")
+            }
+        }
+    }
+
+    @Test(arguments: [(60.0, Band.bass), (1_000.0, .mid), (8_000.0, .treble)])
+    func fileDeviceDeliversTheTone(_ frequency: Double, _ band: Band) async throws {
+        let tone = Signals.interleave(Signals.sine(frequency: frequency, seconds: 2, sampleRate: 48_000), channels: 2)
+        let device = try ALSAFileDevice(samples: tone, channels: 2)
+        useALSAConfig(device.configPath)
+        defer { useALSAConfig(nil) }
+        let source = try AudioSources.open(.alsa(device: device.name))
+        #expect(source.sampleRate == 48_000)
+        #expect(source.channels == 2)
+        #expect(source.isLive)
+        let collector = BlockCollector(source)
+        // The file plugin has no end: take exactly the frames that were written.
+        #expect(await collector.waitForFrames(device.frameCount))
+        collector.stop()
+        #expect(await collector.waitForEnd())
+        #expect(await ExternalTool.waitUntil(seconds: 10) { source.statistics.state == .finished }, "cancelling stops capture")
+        let captured = Array(Spectrum.channel(0, of: collector.samples, channels: 2).prefix(device.frameCount))
+        let firstHalf = Array(captured.prefix(48_000))
+        #expect(abs(Spectrum.dominantFrequency(firstHalf, sampleRate: 48_000) - frequency) < 30)
+        #expect(abs(Spectrum.rms(firstHalf) - 0.5 / 2.0.squareRoot()) < 0.03)
+        #expect(collector.blocks.allSatisfy { $0.captureTimeNanoseconds != nil })
+        #expect(source.statistics.framesDelivered >= Int64(device.frameCount))
+        #expect(source.statistics.losses == 0)
+        // What was captured lights the tone's band, and only that one.
+        var blocks: [SampleBlock] = []
+        var frames = 0
+        for block in collector.blocks where frames < device.frameCount {
+            blocks.append(block)
+            frames += block.frameCount
+        }
+        expectBand(band, litBy: settledLevels(blocks, sampleRate: 48_000), "\(Int(frequency)) Hz")
+    }
+
+    @Test func unknownDeviceFailsAtStartAndSuggestsDevices() throws {
+        let device = try ALSAFileDevice(samples: [0, 0], channels: 2)
+        useALSAConfig(device.configPath)
+        defer { useALSAConfig(nil) }
+        let error = openError(.alsa(device: "no_such_device"))
+        #expect(error?.exitStatus == .noInput)
+        #expect(error?.message.contains("alsa:no_such_device") == true)
+        #expect(error?.message.contains("lightshow devices") == true)
+    }
+
+    /// Plays a 1 kHz tone into the null sink and waits until capture holds a loud stretch of it.
+    private func hearTone(_ collector: BlockCollector, server: PulseAudioServer, in dir: TemporaryDirectory) async throws -> [Float] {
+        let tone = Signals.interleave(Signals.sine(frequency: 1_000, seconds: 4, sampleRate: 48_000), channels: 2)
+        let player = try server.play(try dir.write("tone.wav", Signals.wav(tone, channels: 2, sampleRate: 48_000)))
+        defer { if player.isRunning { player.terminate() } }
+        var loud: [Float] = []
+        let heard = await ExternalTool.waitUntil(seconds: 30) {
+            let left = Spectrum.channel(0, of: collector.samples.suffix(2 * 16_384), channels: 2)
+            guard left.count == 16_384, Spectrum.rms(left) > 0.2 else { return false }
+            loud = left
+            return true
+        }
+        #expect(heard, "the tone reaches the capture")
+        return loud
+    }
+
+    @Test func pulseCaptureIsPacedAndHearsTheTone() async throws {
+        let server = try PulseAudioServer()
+        try await server.start()
+        defer { server.stop() }
+        usePulse(server)
+        let dir = try TemporaryDirectory()
+        let source = try AudioSources.open(.alsa(device: "pulse"))
+        let collector = BlockCollector(source)
+        #expect(await collector.waitForFrames(1, seconds: 30))
+        let loud = try await hearTone(collector, server: server, in: dir)
+        if !loud.isEmpty {
+            #expect(abs(Spectrum.dominantFrequency(loud, sampleRate: source.sampleRate) - 1_000) < 30)
+            // Half a second more of the tone, then the analyzer sees mid alone.
+            let heardAt = collector.frameCount
+            #expect(await collector.waitForFrames(heardAt + source.sampleRate / 2))
+            expectBand(.mid, litBy: settledLevels(collector.blocks, sampleRate: source.sampleRate), "paplay 1 kHz")
+        }
+        // Paced: over two seconds of wall time, about two seconds of audio arrive.
+        let (frames0, time0) = (source.statistics.framesDelivered, Date())
+        try await Task.sleep(nanoseconds: 2_000_000_000)
+        let rate = Double(source.statistics.framesDelivered - frames0) / Date().timeIntervalSince(time0)
+        #expect(rate > 0.7 * Double(source.sampleRate) && rate < 1.3 * Double(source.sampleRate), "\(rate) frames/s")
+        #expect(source.statistics.state == .running)
+        collector.stop()
+        #expect(await ExternalTool.waitUntil(seconds: 10) { source.statistics.state == .finished }, "cancelling stops capture")
+    }
+
+    @Test func killedPulseAudioIsLostThenRecovered() async throws {
+        let server = try PulseAudioServer()
+        try await server.start()
+        defer { server.stop() }
+        usePulse(server)
+        let source = try AudioSources.open(.alsa(device: "pulse"))
+        let collector = BlockCollector(source)
+        #expect(await ExternalTool.waitUntil(seconds: 30) { source.statistics.framesDelivered > 4_800 })
+
+        server.kill()
+        #expect(await ExternalTool.waitUntil(seconds: 15) { source.statistics.state == .lost })
+        #expect(source.statistics.losses == 1)
+        // While the device is gone the stream goes on with silence, so the show fades instead of freezing.
+        let framesAtLoss = collector.frameCount
+        let deliveredAtLoss = source.statistics.framesDelivered
+        #expect(await collector.waitForFrames(framesAtLoss + 24_000, seconds: 15))
+        #expect(!collector.isFinished)
+
+        try await server.start()
+        let resumed = await ExternalTool.waitUntil(seconds: 30) {
+            let stats = source.statistics
+            return stats.state == .running && stats.framesDelivered > deliveredAtLoss + 24_000
+        }
+        #expect(resumed, "capture resumes by itself")
+        let stats = source.statistics
+        #expect(stats.losses == 1)
+        #expect(stats.reopens == 1)
+        #expect(collector.error == nil)
+        collector.stop()
+        #expect(await ExternalTool.waitUntil(seconds: 10) { source.statistics.state == .finished }, "cancelling stops capture")
+    }
+
+    @Test func stalledReaderOverrunsRecoversAndContinues() async throws {
+        let server = try PulseAudioServer()
+        try await server.start()
+        defer { server.stop() }
+        usePulse(server)
+        guard let source = try AudioSources.open(.alsa(device: "pulse")) as? ALSACaptureSource else {
+            Issue.record("alsa: is not an ALSACaptureSource")
+            return
+        }
+        let collector = BlockCollector(source)
+        #expect(await ExternalTool.waitUntil(seconds: 30) { source.statistics.framesDelivered > 4_800 })
+
+        source.stallReader(seconds: 0.5)
+        #expect(await ExternalTool.waitUntil(seconds: 15) { source.statistics.overruns >= 1 && source.statistics.recoveries >= 1 })
+        let afterRecovery = source.statistics.framesDelivered
+        #expect(await ExternalTool.waitUntil(seconds: 15) { source.statistics.framesDelivered > afterRecovery + 24_000 },
+                "capture continues after the overrun")
+        #expect(source.statistics.losses == 0)
+        collector.stop()
+        #expect(await ExternalTool.waitUntil(seconds: 10) { source.statistics.state == .finished }, "cancelling stops capture")
+    }
+}
