@@ -5,6 +5,8 @@ public import LightShowCore
 /// Created on the engine's task and used only there, so it needn't be Sendable.
 public protocol BlockAnalyzer: AnyObject {
     func process(_ block: SampleBlock) -> [AnalysisFrame]
+    /// New band ranges and analysis settings from a config reload, taking effect from the next hop.
+    func reconfigure(analysis: AnalysisSettings, bands: BandsSettings)
 }
 
 extension LevelAnalyzer: BlockAnalyzer {}

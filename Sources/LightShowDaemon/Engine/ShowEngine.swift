@@ -66,6 +66,12 @@ public final class ShowEngine: Sendable {
         inbox.yield(.user(command))
     }
 
+    /// A reloaded configuration: band ranges and analysis settings apply from the next hop, without touching
+    /// the source. Safe from any task or thread.
+    public func reconfigure(_ configuration: Configuration) {
+        inbox.yield(.reconfigure(configuration))
+    }
+
     /// Runs the show, handing each frame to `onFrame` (which may take its time: the engine waits for it).
     /// Returns when the input ends; throws when it fails for good. Call once.
     public func run(onFrame: (ShowFrame) async throws -> Void) async throws {

@@ -8,6 +8,8 @@ enum ShowEvent: Sendable {
     case inputFailed(any Error)
     case mpd(MPDEvent)
     case user(UserCommand)
+    /// A reloaded configuration (bands and analysis settings).
+    case reconfigure(Configuration)
     /// A deadline the loop asked for: idle_after, or a refresh while the source is stalled.
     case timer
 }
@@ -24,7 +26,7 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
     let logger: Logger
     let report: (ShowStatus) -> Void
     let frameInterval: Duration
-    let silenceThresholdDBFS: Double
+    private(set) var silenceThresholdDBFS: Double
 
     private let start: C.Instant
     private var machine: PlaybackStateMachine<C>
@@ -91,6 +93,9 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
                 askForRefresh()
             case .user(let command):
                 apply(machine.user(command))
+            case .reconfigure(let configuration):
+                analyzer.reconfigure(analysis: configuration.analysis, bands: configuration.bands)
+                silenceThresholdDBFS = configuration.analysis.silenceThresholdDBFS
             case .timer:
                 timer = nil
                 apply(machine.timeoutTriggered())
