@@ -78,18 +78,41 @@ public final class ShowEngine: Sendable {
         guard !hasRun.exchange(true, ordering: .relaxed) else {
             throw LightShowError("the show engine runs only once", exitStatus: .usage)
         }
-        // A few blocks in flight: enough to ride out scheduling, little enough that a file waits for analysis.
-        let credits = BlockCredits(limit: 4)
-        let reader = Task { [source, inbox] in
-            do {
-                for try await block in source.blocks() {
-                    await credits.acquire()
-                    if Task.isCancelled { break }
-                    inbox.yield(.block(block))
+        let gate = SleepGate(thresholdDBFS: configuration.analysis.silenceThresholdDBFS)
+        let credits: BlockCredits?
+        let reader: Task<Void, Never>
+        if source.isLive {
+            // Blocks are filtered on the source's own thread, so a sleeping show isn't woken for each one.
+            // No credits: a live source comes at its own pace (the body may run on the cooperative pool, where
+            // it must not wait), and a burst on a pipe is analysed far faster than real time anyway.
+            credits = nil
+            reader = Task { [source, inbox] in
+                do {
+                    try await source.forEachBlock { block in
+                        guard gate.admits(block) else { return true }
+                        inbox.yield(.block(block))
+                        return true
+                    }
+                    inbox.yield(.inputEnded)
+                } catch {
+                    inbox.yield(.inputFailed(error))
                 }
-                inbox.yield(.inputEnded)
-            } catch {
-                inbox.yield(.inputFailed(error))
+            }
+        } else {
+            // A few blocks in flight: a file waits for the analysis instead of piling up in memory.
+            let fileCredits = BlockCredits(limit: 4)
+            credits = fileCredits
+            reader = Task { [source, inbox] in
+                do {
+                    for try await block in source.blocks() {
+                        await fileCredits.acquire()
+                        if Task.isCancelled { break }
+                        inbox.yield(.block(block))
+                    }
+                    inbox.yield(.inputEnded)
+                } catch {
+                    inbox.yield(.inputFailed(error))
+                }
             }
         }
         let follower = mpd.map { client in
@@ -102,7 +125,7 @@ public final class ShowEngine: Sendable {
             reader.cancel()
             follower?.cancel()
             mpd?.stop()
-            credits.close()
+            credits?.close()
         }
 
         let report: (ShowStatus) -> Void = { status in self.currentStatus.withLock { $0 = status } }
@@ -112,7 +135,7 @@ public final class ShowEngine: Sendable {
                 var loop = ShowLoop(
                     clock: ContinuousClock(), followAudio: nil, analyzer: analyzer, spec: source.spec,
                     configuration: configuration, framesPerSecond: framesPerSecond,
-                    inbox: inbox, logger: logger, report: report
+                    inbox: inbox, gate: gate, logger: logger, report: report
                 )
                 try await loop.run(events: events, credits: credits, onFrame: onFrame)
             } else {
@@ -121,7 +144,7 @@ public final class ShowEngine: Sendable {
                     clock: clock, followAudio: { clock.advance(to: .init(offset: .seconds($0))) },
                     analyzer: analyzer, spec: source.spec,
                     configuration: configuration, framesPerSecond: framesPerSecond,
-                    inbox: inbox, logger: logger, report: report
+                    inbox: inbox, gate: gate, logger: logger, report: report
                 )
                 try await loop.run(events: events, credits: credits, onFrame: onFrame)
             }

@@ -26,7 +26,8 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
     let logger: Logger
     let report: (ShowStatus) -> Void
     let frameInterval: Duration
-    private(set) var silenceThresholdDBFS: Double
+    /// Shared with the source's reader thread: filters blocks while the show sleeps.
+    let gate: SleepGate
 
     private let start: C.Instant
     private var machine: PlaybackStateMachine<C>
@@ -34,8 +35,6 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
     private var nowPlaying: NowPlaying
     private var frameIndex = 0
     private var lastAudioTime = 0.0
-    /// Audio skipped while asleep: the analyser never saw it, so its frame times lag by this much.
-    private var skippedSeconds = 0.0
     private var lastEmit: C.Instant?
     /// Set once the dark frame of a stop went out; from then on, analysis and rendering sleep.
     private var sentDarkFrame = false
@@ -46,7 +45,8 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
     init(
         clock: C, followAudio: ((Double) -> Void)?, analyzer: any BlockAnalyzer, spec: InputSpec,
         configuration: Configuration, framesPerSecond: Double,
-        inbox: AsyncStream<ShowEvent>.Continuation, logger: Logger, report: @escaping (ShowStatus) -> Void
+        inbox: AsyncStream<ShowEvent>.Continuation, gate: SleepGate, logger: Logger,
+        report: @escaping (ShowStatus) -> Void
     ) {
         self.clock = clock
         self.followAudio = followAudio
@@ -55,7 +55,7 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
         self.logger = logger
         self.report = report
         frameInterval = .seconds(1 / max(1, framesPerSecond))
-        silenceThresholdDBFS = configuration.analysis.silenceThresholdDBFS
+        self.gate = gate
         start = clock.now
         machine = PlaybackStateMachine(settings: configuration.playback, clock: clock)
         effects = PlaybackEffects(settings: configuration.playback)
@@ -69,14 +69,14 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
 
     /// Runs until the input ends (returns), fails (throws), or the task is cancelled.
     mutating func run(
-        events: AsyncStream<ShowEvent>, credits: BlockCredits, onFrame: (ShowFrame) async throws -> Void
+        events: AsyncStream<ShowEvent>, credits: BlockCredits?, onFrame: (ShowFrame) async throws -> Void
     ) async throws {
         defer { timer?.task.cancel() }
         apply(machine.inputStarted())
         for await event in events {
             switch event {
             case .block(let block):
-                defer { credits.release() }
+                defer { credits?.release() }
                 try await handle(block, onFrame)
             case .inputEnded:
                 apply(machine.inputEnded())
@@ -97,26 +97,29 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
                 apply(machine.user(command))
             case .reconfigure(let configuration):
                 analyzer.reconfigure(analysis: configuration.analysis, bands: configuration.bands)
-                silenceThresholdDBFS = configuration.analysis.silenceThresholdDBFS
+                gate.thresholdDBFS = configuration.analysis.silenceThresholdDBFS
             case .timer:
                 timer = nil
                 apply(machine.timeoutTriggered())
                 try await refreshIfStalled(onFrame)
             }
             armTimer()
+            gate.set(!isAsleep ? .awake : machine.wakesOnSound ? .watching : .held)
         }
     }
 
     private mutating func handle(_ block: SampleBlock, _ onFrame: (ShowFrame) async throws -> Void) async throws {
         lastAudioTime = block.endTime
         if isAsleep {
-            // Only a cheap level check watches for sound while asleep.
-            apply(machine.audio(hasSound: block.isLouder(thanDBFS: silenceThresholdDBFS)))
+            // A block the gate let through as it fell asleep: only the cheap level check applies.
+            apply(machine.audio(hasSound: block.isLouder(thanDBFS: gate.thresholdDBFS)))
             if isAsleep {
-                skippedSeconds += Double(block.frameCount) / Double(block.sampleRate)
+                gate.skip(block)
                 return
             }
         }
+        // Audio skipped while asleep never reached the analyser, so its frame times lag by that much.
+        let skippedSeconds = Double(gate.skippedFrames) / Double(block.sampleRate)
         for frame in analyzer.process(block) {
             let time = frame.time + skippedSeconds
             followAudio?(time)
