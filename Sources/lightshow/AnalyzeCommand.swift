@@ -109,11 +109,8 @@ struct AnalyzeCommand: AsyncParsableCommand {
             try writer.frameDone()
         }
         do {
-            try await engine.run { frame in
-                formatter.append(time: frame.time, levels: frame.levels, state: frame.state, to: &writer.buffer)
-                try writer.frameDone()
-                if writer.isClosed { throw OutputClosed() }
-            }
+            let output = AnalyzeOutput(formatter: formatter, writer: writer)
+            try await engine.run { try output.write($0) }
         } catch is OutputClosed {
             return
         }
@@ -123,6 +120,24 @@ struct AnalyzeCommand: AsyncParsableCommand {
 
 /// The reader of stdout went away: stop quietly.
 private struct OutputClosed: Error {}
+
+/// One line per frame to stdout. The engine calls it with its state locked, never twice at once, which is what
+/// makes the unchecked Sendable safe.
+private final class AnalyzeOutput: @unchecked Sendable {
+    let formatter: AnalysisLineFormatter
+    let writer: StandardOutputWriter
+
+    init(formatter: AnalysisLineFormatter, writer: StandardOutputWriter) {
+        self.formatter = formatter
+        self.writer = writer
+    }
+
+    func write(_ frame: ShowFrame) throws {
+        formatter.append(time: frame.time, levels: frame.levels, state: frame.state, to: &writer.buffer)
+        try writer.frameDone()
+        if writer.isClosed { throw OutputClosed() }
+    }
+}
 
 extension Double {
     /// `60` rather than `60.0` in messages.

@@ -72,48 +72,15 @@ public final class ShowEngine: Sendable {
         inbox.yield(.reconfigure(configuration))
     }
 
-    /// Runs the show, handing each frame to `onFrame` (which may take its time: the engine waits for it).
-    /// Returns when the input ends; throws when it fails for good. Call once.
-    public func run(onFrame: (ShowFrame) async throws -> Void) async throws {
+    /// Runs the show, handing each frame to `onFrame`. Returns when the input ends; throws when it fails for good
+    /// or `onFrame` throws. Call once.
+    ///
+    /// Audio is handled where the source delivers it (a live source's own reader thread), with the engine's state
+    /// locked, so a block costs no extra wake-up; commands, MPD and timers take the same lock. `onFrame` is
+    /// called under that lock, never twice at once.
+    public func run(onFrame: @escaping FrameOutput) async throws {
         guard !hasRun.exchange(true, ordering: .relaxed) else {
             throw LightShowError("the show engine runs only once", exitStatus: .usage)
-        }
-        let gate = SleepGate(thresholdDBFS: configuration.analysis.silenceThresholdDBFS)
-        let credits: BlockCredits?
-        let reader: Task<Void, Never>
-        if source.isLive {
-            // Blocks are filtered on the source's own thread, so a sleeping show isn't woken for each one.
-            // No credits: a live source comes at its own pace (the body may run on the cooperative pool, where
-            // it must not wait), and a burst on a pipe is analysed far faster than real time anyway.
-            credits = nil
-            reader = Task { [source, inbox] in
-                do {
-                    try await source.forEachBlock { block in
-                        guard gate.admits(block) else { return true }
-                        inbox.yield(.block(block))
-                        return true
-                    }
-                    inbox.yield(.inputEnded)
-                } catch {
-                    inbox.yield(.inputFailed(error))
-                }
-            }
-        } else {
-            // A few blocks in flight: a file waits for the analysis instead of piling up in memory.
-            let fileCredits = BlockCredits(limit: 4)
-            credits = fileCredits
-            reader = Task { [source, inbox] in
-                do {
-                    for try await block in source.blocks() {
-                        await fileCredits.acquire()
-                        if Task.isCancelled { break }
-                        inbox.yield(.block(block))
-                    }
-                    inbox.yield(.inputEnded)
-                } catch {
-                    inbox.yield(.inputFailed(error))
-                }
-            }
         }
         let follower = mpd.map { client in
             client.start()
@@ -122,34 +89,79 @@ public final class ShowEngine: Sendable {
             }
         }
         defer {
-            reader.cancel()
             follower?.cancel()
             mpd?.stop()
-            credits?.close()
         }
-
         let report: (ShowStatus) -> Void = { status in self.currentStatus.withLock { $0 = status } }
         let analyzer = makeAnalyzer()
+        if source.isLive {
+            try await drive(ShowLoop(
+                clock: ContinuousClock(), followAudio: nil, analyzer: analyzer, spec: source.spec,
+                configuration: configuration, framesPerSecond: framesPerSecond,
+                inbox: inbox, logger: logger, report: report
+            ), onFrame: onFrame)
+        } else {
+            let clock = ManualClock()
+            try await drive(ShowLoop(
+                clock: clock, followAudio: { clock.advance(to: .init(offset: .seconds($0))) },
+                analyzer: analyzer, spec: source.spec,
+                configuration: configuration, framesPerSecond: framesPerSecond,
+                inbox: inbox, logger: logger, report: report
+            ), onFrame: onFrame)
+        }
+    }
+
+    private func drive<C>(_ loop: sending ShowLoop<C>, onFrame: @escaping FrameOutput) async throws {
+        let show = LockedShow(loop)
+        show.state.withLock { $0.begin() }
+        // Commands, MPD and timers, on a task of their own.
+        let listener = Task { [events] in
+            for await event in events {
+                do {
+                    try show.state.withLock { try $0.handle(event, onFrame) }
+                } catch {
+                    show.fail(error)
+                    return
+                }
+            }
+        }
+        defer {
+            listener.cancel()
+            show.state.withLock { $0.finish() }
+        }
         try await withTaskCancellationHandler {
-            if source.isLive {
-                var loop = ShowLoop(
-                    clock: ContinuousClock(), followAudio: nil, analyzer: analyzer, spec: source.spec,
-                    configuration: configuration, framesPerSecond: framesPerSecond,
-                    inbox: inbox, gate: gate, logger: logger, report: report
-                )
-                try await loop.run(events: events, credits: credits, onFrame: onFrame)
-            } else {
-                let clock = ManualClock()
-                var loop = ShowLoop(
-                    clock: clock, followAudio: { clock.advance(to: .init(offset: .seconds($0))) },
-                    analyzer: analyzer, spec: source.spec,
-                    configuration: configuration, framesPerSecond: framesPerSecond,
-                    inbox: inbox, gate: gate, logger: logger, report: report
-                )
-                try await loop.run(events: events, credits: credits, onFrame: onFrame)
+            // A file delivers in the calling task, at the pace the analysis takes; a live source on its thread.
+            try await source.forEachBlock { block in
+                guard !show.hasFailed else { return false }
+                do {
+                    try show.state.withLock { try $0.handle(block, onFrame) }
+                    return true
+                } catch {
+                    show.fail(error)
+                    return false
+                }
             }
         } onCancel: { [inbox] in
             inbox.finish()
         }
+        if let failure = show.failure { throw failure }
     }
+}
+
+/// The engine's state behind a lock, shared by the audio (reader thread) and the listener task, and the first
+/// error either of them met.
+private final class LockedShow<C: Clock>: Sendable where C.Duration == Duration {
+    let state: Mutex<ShowLoop<C>>
+    private let firstError = Mutex<(any Error)?>(nil)
+
+    init(_ loop: sending ShowLoop<C>) {
+        state = Mutex(loop)
+    }
+
+    func fail(_ error: any Error) {
+        firstError.withLock { if $0 == nil { $0 = error } }
+    }
+
+    var failure: (any Error)? { firstError.withLock { $0 } }
+    var hasFailed: Bool { failure != nil }
 }

@@ -1,11 +1,11 @@
-import LightShowCore
+public import LightShowCore
 import Logging
 
-/// Everything the engine's loop hears about.
+/// Where frames go: called with the engine's state locked, so calls never overlap.
+public typealias FrameOutput = @Sendable (ShowFrame) throws -> Void
+
+/// Everything the engine hears about besides the audio.
 enum ShowEvent: Sendable {
-    case block(SampleBlock)
-    case inputEnded
-    case inputFailed(any Error)
     case mpd(MPDEvent)
     case user(UserCommand)
     /// A reloaded configuration (bands and analysis settings).
@@ -26,8 +26,7 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
     let logger: Logger
     let report: (ShowStatus) -> Void
     let frameInterval: Duration
-    /// Shared with the source's reader thread: filters blocks while the show sleeps.
-    let gate: SleepGate
+    private(set) var silenceThresholdDBFS: Double
 
     private let start: C.Instant
     private var machine: PlaybackStateMachine<C>
@@ -35,6 +34,8 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
     private var nowPlaying: NowPlaying
     private var frameIndex = 0
     private var lastAudioTime = 0.0
+    /// Audio skipped while asleep never reached the analyser, so its frame times lag by this much.
+    private var skippedSeconds = 0.0
     private var lastEmit: C.Instant?
     /// Set once the dark frame of a stop went out; from then on, analysis and rendering sleep.
     private var sentDarkFrame = false
@@ -45,8 +46,7 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
     init(
         clock: C, followAudio: ((Double) -> Void)?, analyzer: any BlockAnalyzer, spec: InputSpec,
         configuration: Configuration, framesPerSecond: Double,
-        inbox: AsyncStream<ShowEvent>.Continuation, gate: SleepGate, logger: Logger,
-        report: @escaping (ShowStatus) -> Void
+        inbox: AsyncStream<ShowEvent>.Continuation, logger: Logger, report: @escaping (ShowStatus) -> Void
     ) {
         self.clock = clock
         self.followAudio = followAudio
@@ -55,7 +55,7 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
         self.logger = logger
         self.report = report
         frameInterval = .seconds(1 / max(1, framesPerSecond))
-        self.gate = gate
+        silenceThresholdDBFS = configuration.analysis.silenceThresholdDBFS
         start = clock.now
         machine = PlaybackStateMachine(settings: configuration.playback, clock: clock)
         effects = PlaybackEffects(settings: configuration.playback)
@@ -67,69 +67,69 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
     /// Stopped and dark on a live input: nothing to analyse or draw until the state changes.
     private var isAsleep: Bool { isLive && machine.state == .stopped && sentDarkFrame }
 
-    /// Runs until the input ends (returns), fails (throws), or the task is cancelled.
-    mutating func run(
-        events: AsyncStream<ShowEvent>, credits: BlockCredits?, onFrame: (ShowFrame) async throws -> Void
-    ) async throws {
-        defer { timer?.task.cancel() }
+    /// The input has started: the first state change.
+    mutating func begin() {
         apply(machine.inputStarted())
-        for await event in events {
-            switch event {
-            case .block(let block):
-                defer { credits?.release() }
-                try await handle(block, onFrame)
-            case .inputEnded:
-                apply(machine.inputEnded())
-                return
-            case .inputFailed(let error):
-                throw error
-            case .mpd(.status(let status)):
-                let previousTitle = nowPlaying.title
-                nowPlaying.update(status, at: showSeconds)
-                if nowPlaying.title != previousTitle { logger.info("title: \(nowPlaying.title)") }
-                apply(machine.mpd(status.state))
-                askForRefresh()
-            case .mpd(.lost):
-                nowPlaying.update(nil, at: showSeconds)
-                apply(machine.mpdLost())
-                askForRefresh()
-            case .user(let command):
-                apply(machine.user(command))
-            case .reconfigure(let configuration):
-                analyzer.reconfigure(analysis: configuration.analysis, bands: configuration.bands)
-                gate.thresholdDBFS = configuration.analysis.silenceThresholdDBFS
-            case .timer:
-                timer = nil
-                apply(machine.timeoutTriggered())
-                try await refreshIfStalled(onFrame)
-            }
-            armTimer()
-            gate.set(!isAsleep ? .awake : machine.wakesOnSound ? .watching : .held)
-        }
     }
 
-    private mutating func handle(_ block: SampleBlock, _ onFrame: (ShowFrame) async throws -> Void) async throws {
+    /// The input ended: stop, and end any timer.
+    mutating func finish() {
+        apply(machine.inputEnded())
+        timer?.task.cancel()
+        timer = nil
+    }
+
+    /// Everything but the audio: commands, MPD, reloads, timers.
+    mutating func handle(_ event: ShowEvent, _ onFrame: FrameOutput) throws {
+        switch event {
+        case .mpd(.status(let status)):
+            let previousTitle = nowPlaying.title
+            nowPlaying.update(status, at: showSeconds)
+            if nowPlaying.title != previousTitle { logger.info("title: \(nowPlaying.title)") }
+            apply(machine.mpd(status.state))
+            askForRefresh()
+        case .mpd(.lost):
+            nowPlaying.update(nil, at: showSeconds)
+            apply(machine.mpdLost())
+            askForRefresh()
+        case .user(let command):
+            apply(machine.user(command))
+        case .reconfigure(let configuration):
+            analyzer.reconfigure(analysis: configuration.analysis, bands: configuration.bands)
+            silenceThresholdDBFS = configuration.analysis.silenceThresholdDBFS
+        case .timer:
+            timer = nil
+            apply(machine.timeoutTriggered())
+            try refreshIfStalled(onFrame)
+        }
+        armTimer()
+    }
+
+    /// One block of audio, on the source's reader thread for a live input.
+    mutating func handle(_ block: SampleBlock, _ onFrame: FrameOutput) throws {
         lastAudioTime = block.endTime
         if isAsleep {
-            // A block the gate let through as it fell asleep: only the cheap level check applies.
-            apply(machine.audio(hasSound: block.isLouder(thanDBFS: gate.thresholdDBFS)))
+            // Asleep: only a cheap level check, and only when sound could wake the show.
+            if machine.wakesOnSound {
+                apply(machine.audio(hasSound: block.isLouder(thanDBFS: silenceThresholdDBFS)))
+                armTimer()
+            }
             if isAsleep {
-                gate.skip(block)
+                skippedSeconds += Double(block.frameCount) / Double(block.sampleRate)
                 return
             }
         }
-        // Audio skipped while asleep never reached the analyser, so its frame times lag by that much.
-        let skippedSeconds = Double(gate.skippedFrames) / Double(block.sampleRate)
         for frame in analyzer.process(block) {
             let time = frame.time + skippedSeconds
             followAudio?(time)
             apply(machine.audio(hasSound: frame.hasSound))
-            try await emit(time: time, live: frame.levels, onFrame)
+            try emit(time: time, live: frame.levels, onFrame)
         }
+        armTimer()
     }
 
     /// Draws one frame, unless the show is already dark and the dark frame went out.
-    private mutating func emit(time: Double, live: BandLevels?, _ onFrame: (ShowFrame) async throws -> Void) async throws {
+    private mutating func emit(time: Double, live: BandLevels?, _ onFrame: FrameOutput) throws {
         let seconds = showSeconds
         let dark = isLive && machine.state == .stopped && effects.isDark(at: seconds)
         if dark && sentDarkFrame { return }
@@ -144,7 +144,7 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
         )
         frameIndex += 1
         lastEmit = clock.now
-        try await onFrame(frame)
+        try onFrame(frame)
     }
 
     /// Applies what the machine decided: logs the change once, with its reason, and starts its effect.
@@ -166,12 +166,12 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
         refreshDeadline = clock.now.advanced(by: frameInterval * 2)
     }
 
-    private mutating func refreshIfStalled(_ onFrame: (ShowFrame) async throws -> Void) async throws {
+    private mutating func refreshIfStalled(_ onFrame: FrameOutput) throws {
         guard let due = refreshDeadline, due <= clock.now else { return }
         refreshDeadline = nil
         let stalled = lastEmit.map { $0.duration(to: clock.now) >= frameInterval * 1.5 } ?? true
         if stalled {
-            try await emit(time: lastAudioTime, live: nil, onFrame)
+            try emit(time: lastAudioTime, live: nil, onFrame)
         }
         // Keep a stalled fade moving until the lights are out.
         if machine.state == .stopped && !sentDarkFrame {
