@@ -35,7 +35,9 @@ run: release
 test: deps-test
 	$(SWIFT) build --build-tests
 	scripts/check-units.sh .build/debug/lightshow
-	$(SWIFT) test --skip-build
+	# One test at a time: many tests drive real processes (PulseAudio, MPD, tmux, the daemon) against deadlines,
+	# and on a 2-core machine running them all at once starves those processes.
+	$(SWIFT) test --skip-build --no-parallel
 
 # systemd-analyze verify (no output allowed) on both units, and the system unit's exposure ≤ 2.0.
 check-units:

@@ -1,6 +1,7 @@
 import ArgumentParser
 import LightShowAudio
 import LightShowCore
+import LightShowDaemon
 import LightShowRender
 import LightShowTerminal
 
@@ -45,6 +46,7 @@ struct WatchCommand: AsyncParsableCommand {
           lightshow watch --input demo
           lightshow watch --input alsa:pulse --fps 30
           lightshow watch --input song.flac --color 256
+          lightshow watch --connect        (attach to a running daemon)
         """
     )
 
@@ -65,7 +67,19 @@ struct WatchCommand: AsyncParsableCommand {
     )
     var formatPCM: String?
 
+    @Flag(help: "Attach to a running daemon (at SOCKET, else its default control socket) instead of reading an input.")
+    var connect = false
+
+    @Argument(help: ArgumentHelp("The daemon's control socket, with --connect.", valueName: "SOCKET"))
+    var socket: String?
+
     func validate() throws {
+        if socket != nil && !connect {
+            throw ValidationError("a SOCKET argument needs --connect (did you mean --input?)")
+        }
+        if connect && (input != nil || formatPCM != nil) {
+            throw ValidationError("--connect shows the daemon's input; it can't be combined with --input or --format-pcm")
+        }
         guard fps.isFinite, AnalyzeCommand.fpsRange.contains(fps) else {
             throw ValidationError("--fps must be between 1 and 240, got \(fps)")
         }
@@ -74,9 +88,8 @@ struct WatchCommand: AsyncParsableCommand {
     func run() async throws {
         let outcome = try await reportingUserErrors { try await watch() }
         if case .signal(let number) = outcome {
-            // The terminal is restored; now end the way the signal would have ended us.
-            signal(number, SIG_DFL)
-            raise(number)
+            // Only reached if the signal could not end us on the viewer thread.
+            throw ExitCode(128 + number)
         }
     }
 
@@ -95,8 +108,8 @@ struct WatchCommand: AsyncParsableCommand {
             configuration.input.pcmFormat = pcm
         }
         let environment = ProcessInfo.processInfo.environment
+        let subscription = try connect ? ShowSubscription(path: global.controlSocketPath(explicit: socket), framesPerSecond: fps) : nil
         let session = try TerminalSession()
-        let source = try openSource(configuration)
         let marker = HelpMarker(environment: environment)
         let options = TerminalViewer.Options(
             framesPerSecond: fps,
@@ -106,12 +119,31 @@ struct WatchCommand: AsyncParsableCommand {
         )
         if options.showHelp { marker.markShown() }
 
-        let feed = LocalShowFeed()
-        let pipeline = Task {
-            try await feed.run(source: source, configuration: configuration, framesPerSecond: fps)
+        let feed: any ShowFeed
+        let pipeline: Task<Void, any Error>
+        if let subscription {
+            feed = RemoteShowFeed(subscription: subscription)
+            pipeline = Task {}
+        } else {
+            let source = try openSource(configuration)
+            let local = LocalShowFeed()
+            feed = local
+            pipeline = Task {
+                try await local.run(source: source, configuration: configuration, framesPerSecond: fps)
+            }
         }
+        defer { subscription?.close() }
         let viewer = TerminalViewer(session: session, feed: feed, options: options)
-        let outcome = try await runOnOwnThread { viewer.run() }
+        let outcome = try await runOnOwnThread {
+            let outcome = viewer.run()
+            // The terminal is restored; die by the signal as the shell expects (exit status 128+n). From this thread,
+            // which unblocked the signals, because the pool's threads block them.
+            if case .signal(let number) = outcome {
+                signal(number, SIG_DFL)
+                raise(number)
+            }
+            return outcome
+        }
         pipeline.cancel()
         if viewer.controls.tuning.bands != configuration.bands, outcome == .quit {
             print("# Tuned band ranges for lightshow.toml:")
