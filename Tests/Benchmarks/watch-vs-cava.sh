@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # `lightshow watch` against cava (noncurses, 3 bars), each in its own 160×48 tmux pane, both fed the same
 # real-time-paced 44.1 kHz 16-bit stereo PCM through a fifo, at 60 fps. Measures CPU-seconds per audio-second
-# (utime+stime from /proc) and bytes per second sent to the terminal (the pane's output recorded by `script -f`),
+# (from /proc/PID/task/*/schedstat) and bytes per second sent to the terminal (the pane's output recorded by `script -f`),
 # and compares them with cava and with a naive full redraw (an SGR pair and a glyph for every cell, every frame).
 # Targets: CPU ≤ 1/2 of cava's; bytes/s ≤ 1/10 of the naive full redraw.
 set -euo pipefail
 
 BIN=${LIGHTSHOW_BIN:-.build/release/lightshow}
-SECONDS_OF_AUDIO=${BENCH_SECONDS:-20}
+SECONDS_OF_AUDIO=${BENCH_SECONDS:-30}
 COLUMNS_=160 ROWS_=48 FPS=60
 for tool in tmux cava sox script; do
     command -v "$tool" >/dev/null || { echo "watch-vs-cava: $tool is missing (make deps-bench)" >&2; exit 1; }
@@ -26,8 +26,8 @@ trap cleanup EXIT
 # Music-like input: a pulsing bass, a mid chord and treble noise bursts, each band moving all the time.
 sox -n -r 44100 -c 1 "$T/bass.wav" synth "$SECONDS_OF_AUDIO" sine 60 tremolo 2 90
 sox -n -r 44100 -c 1 "$T/mid.wav" synth "$SECONDS_OF_AUDIO" sine 600 sine 900 tremolo 3 70
-sox -n -r 44100 -c 1 "$T/treble.wav" synth "$SECONDS_OF_AUDIO" whitenoise highpass 5000 tremolo 5 90
-sox -m "$T/bass.wav" "$T/mid.wav" "$T/treble.wav" -r 44100 -b 16 -e signed -c 2 -t raw "$T/in.raw" vol 0.6
+sox -n -r 44100 -c 1 "$T/treble.wav" synth "$SECONDS_OF_AUDIO" whitenoise vol 0.3 highpass 5000 tremolo 5 90
+sox -m -v 0.4 "$T/bass.wav" -v 0.4 "$T/mid.wav" -v 0.4 "$T/treble.wav" -b 16 -e signed -c 2 -t raw "$T/in.raw"
 mkfifo "$T/watch.fifo" "$T/cava.fifo"
 
 cat > "$T/cava.conf" <<CONF
@@ -81,20 +81,20 @@ for _ in $(seq 100); do
 done
 [ -n "$WATCH_PID" ] && [ -n "$CAVA_PID" ] || { echo "watch-vs-cava: a program did not start" >&2; exit 1; }
 
-cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+# CPU time in nanoseconds, summed over the process's threads (schedstat: exact, unlike 10 ms stat ticks).
+cpu_ns() { cat /proc/"$1"/task/*/schedstat | awk '{ sum += $1 } END { printf "%d", sum }'; }
 # Measure the middle of the run: skip the first 2 s (start-up), stop 1 s before the input ends.
 sleep 2
-W0=$(cpu_ticks "$WATCH_PID"); C0=$(cpu_ticks "$CAVA_PID")
+W0=$(cpu_ns "$WATCH_PID"); C0=$(cpu_ns "$CAVA_PID")
 WB0=$(stat -c%s "$T/watch.out"); CB0=$(stat -c%s "$T/cava.out"); T0=$(date +%s%N)
 sleep $((SECONDS_OF_AUDIO - 3))
-W1=$(cpu_ticks "$WATCH_PID"); C1=$(cpu_ticks "$CAVA_PID")
+W1=$(cpu_ns "$WATCH_PID"); C1=$(cpu_ns "$CAVA_PID")
 WB1=$(stat -c%s "$T/watch.out"); CB1=$(stat -c%s "$T/cava.out"); T1=$(date +%s%N)
-HZ=$(getconf CLK_TCK)
 
-awk -v w=$((W1 - W0)) -v c=$((C1 - C0)) -v wb=$((WB1 - WB0)) -v cb=$((CB1 - CB0)) -v ns=$((T1 - T0)) -v hz="$HZ" \
+awk -v w=$((W1 - W0)) -v c=$((C1 - C0)) -v wb=$((WB1 - WB0)) -v cb=$((CB1 - CB0)) -v ns=$((T1 - T0)) \
     -v cells=$((COLUMNS_ * ROWS_)) -v fps=$FPS 'BEGIN {
     s = ns / 1e9
-    wcpu = w / hz / s; ccpu = c / hz / s
+    wcpu = w / 1e9 / s; ccpu = c / 1e9 / s
     # Naive full redraw: ESC[38;2;R;G;B;48;2;R;G;Bm (3-digit channels) and a 3-byte ▀, for every cell, every frame.
     naive = cells * (length("\033[38;2;128;128;128;48;2;128;128;128m") + 3) * fps
     printf "watch-vs-cava over %.1f s of audio (160x48, %d fps)\n", s, fps
