@@ -105,10 +105,8 @@ struct WatchCommand: AsyncParsableCommand {
         )
         if options.showHelp { marker.markShown() }
 
-        let feed = LocalShowFeed()
-        let pipeline = Task {
-            try await feed.run(source: source, configuration: configuration, framesPerSecond: fps)
-        }
+        let feed = EngineShowFeed(source: source, configuration: configuration, framesPerSecond: fps)
+        let pipeline = Task { try await feed.run() }
         let viewer = TerminalViewer(session: session, feed: feed, options: options)
         let outcome = try await runOnOwnThread {
             let outcome = viewer.run()
@@ -126,8 +124,8 @@ struct WatchCommand: AsyncParsableCommand {
             print(viewer.controls.tuning.tomlSnippet, terminator: "")
         }
         // A pipeline failure (the input was lost for good) is reported after the terminal is restored.
-        if pipeline.isCancelled == false || outcome == .quit {
-            if case .failure(let error) = await pipeline.result, !(error is CancellationError) { throw error }
+        if outcome == .quit, case .failure(let error) = await pipeline.result, !(error is CancellationError) {
+            throw error
         }
         return outcome
     }
