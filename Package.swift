@@ -58,6 +58,7 @@ let package = Package(
                 "LightShowCore", "LightShowConfig", "LightShowAnalysis", "LightShowAudio", "LightShowRender",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strict
         ),

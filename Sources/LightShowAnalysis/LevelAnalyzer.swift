@@ -18,6 +18,7 @@ public final class LevelAnalyzer {
     private let schedule: HopSchedule
     private let meter: BandEnergyMeter
     private var processor: LevelProcessor
+    private var settings: AnalysisSettings
     private var pendingBands: BandsSettings?
 
     private var mono: [Float] = []
@@ -48,12 +49,21 @@ public final class LevelAnalyzer {
         schedule = HopSchedule(sampleRate: self.sampleRate, framesPerSecond: self.framesPerSecond)
         meter = BandEnergyMeter(plan: windowPlan, sampleRate: self.sampleRate, bands: bands)
         processor = LevelProcessor(settings: settings)
+        self.settings = settings
         energies.reserveCapacity(Band.allCases.count)
     }
 
     /// New band ranges; they take effect at the next hop (live tuning).
     public func updateBands(_ bands: BandsSettings) {
         pendingBands = bands
+    }
+
+    /// New analysis settings (a config reload). The gain, gate and envelopes start over with them, so this
+    /// does nothing when they are unchanged.
+    public func updateSettings(_ settings: AnalysisSettings) {
+        guard settings != self.settings else { return }
+        self.settings = settings
+        processor = LevelProcessor(settings: settings)
     }
 
     /// Takes one block and returns the frames whose hop boundaries it completed (often none or one).

@@ -85,6 +85,25 @@ final class ALSACaptureDevice: @unchecked Sendable {
         return result > 0
     }
 
+    /// What the device is doing, as far as a reader must act on it.
+    enum Condition { case running, overrun, suspended, stopped, disconnected }
+
+    /// Checked when a wait times out: a device can stall in a state no read reports.
+    var condition: Condition {
+        switch snd_pcm_state(pcm) {
+        case SND_PCM_STATE_XRUN: .overrun
+        case SND_PCM_STATE_SUSPENDED: .suspended
+        case SND_PCM_STATE_DISCONNECTED: .disconnected
+        case SND_PCM_STATE_SETUP, SND_PCM_STATE_PREPARED, SND_PCM_STATE_PAUSED: .stopped
+        default: .running
+        }
+    }
+
+    /// Starts a prepared device that is not running.
+    func start() throws(ALSAError) {
+        try check(snd_pcm_start(pcm), "snd_pcm_start")
+    }
+
     /// Frames ready to read.
     func available() throws(ALSAError) -> Int {
         let result = snd_pcm_avail_update(pcm)

@@ -82,16 +82,8 @@ struct CtlCommand: AsyncParsableCommand {
         }
     }
 
-    /// `--socket`, else `[control] socket` of the config (other problems in the file are the daemon's to
-    /// report, so a bad file doesn't stop `ctl reload`), else the runtime directories.
     private func socketPath() throws -> String {
-        if let socket { return socket }
-        let environment = ProcessInfo.processInfo.environment
-        var configured = ""
-        if let file = global.configFile {
-            configured = try ConfigurationLoader.read(file: file).configuration.control.socket
-        }
-        return try ControlSocketPath.resolve(configured: configured, environment: environment)
+        try global.controlSocketPath(explicit: socket)
     }
 
     private func connect(_ path: String) throws -> ControlClient {

@@ -1,14 +1,75 @@
 import ArgumentParser
 import LightShowCore
+import LightShowDaemon
+import Logging
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 struct DaemonCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "daemon", abstract: "Not built yet.")
+    static let configuration = CommandConfiguration(
+        commandName: "daemon",
+        abstract: "Run the light show as a service: capture, analyse, and serve viewers on the control socket.",
+        discussion: """
+        Speaks sd_notify when started by systemd (Type=notify): READY once capture is open or its retry loop runs, \
+        STATUS, WATCHDOG while capture makes progress, RELOADING/READY around a reload, STOPPING at shutdown. \
+        SIGHUP or `lightshow ctl reload` reloads the config: a bad file keeps the running one. SIGTERM or SIGINT \
+        stops it cleanly.
+
+        Examples:
+          lightshow daemon --config /etc/lightshow/lightshow.toml
+          lightshow daemon --input demo
+          lightshow daemon --input fifo:/tmp/mpd.fifo --mpd localhost:6600
+        """
+    )
 
     @OptionGroup var global: GlobalOptions
 
+    @Option(name: .long, help: ArgumentHelp("Audio input (default: [input] source of the config, alsa:default).", valueName: "SPEC"))
+    var input: String?
+
+    @Option(
+        name: .customLong("format-pcm"),
+        help: ArgumentHelp("Raw PCM layout for fifo: and stdin (default 44100:16:2).", valueName: "RATE:BITS:CHANNELS")
+    )
+    var formatPCM: String?
+
+    @Option(name: .long, help: ArgumentHelp("MPD to follow (default: [mpd] address of the config; \"\" = off).", valueName: "ADDRESS"))
+    var mpd: String?
+
+    @Option(name: .long, help: "Analysis frames per second streamed to subscribers, 1…240.")
+    var fps: Double = 60
+
+    func validate() throws {
+        guard fps.isFinite, AnalyzeCommand.fpsRange.contains(fps) else {
+            throw ValidationError("--fps must be between 1 and 240, got \(fps)")
+        }
+    }
+
     func run() async throws {
         try await reportingUserErrors {
-            throw LightShowError("'daemon' is not available in this build yet", exitStatus: .usage)
+            var source = DaemonConfigurationSource(file: global.configFile, mpdAddress: mpd)
+            if let input {
+                guard let spec = InputSpec(parsing: input) else {
+                    throw LightShowError("--input '\(input)': expected \(InputSpec.expectedSyntax)", exitStatus: .usage)
+                }
+                source.input = spec
+            }
+            if let formatPCM {
+                guard let pcm = PCMFormat(parsing: formatPCM) else {
+                    throw LightShowError("--format-pcm '\(formatPCM)': expected \(PCMFormat.expectedSyntax)", exitStatus: .usage)
+                }
+                source.pcmFormat = pcm
+            }
+            let logger = Logger(label: "lightshow.daemon")
+            let daemon = try DaemonService(
+                configurationSource: source, environment: ProcessInfo.processInfo.environment,
+                framesPerSecond: fps, logger: logger
+            )
+            try await daemon.runUntilSignalled()
         }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import LightShowConfig
 import LightShowCore
+import LightShowDaemon
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -33,5 +34,19 @@ extension GlobalOptions {
     func loadConfiguration() throws -> Configuration {
         guard let file = configFile else { return Configuration.defaults }
         return try ConfigurationLoader.load(file: file) { warning in printError("lightshow: \(warning)") }
+    }
+}
+
+extension GlobalOptions {
+    /// The daemon's control socket: `explicit` (a `--socket`/`--connect` value), else `[control] socket` of the
+    /// config (other problems in the file are the daemon's to report, so a bad file doesn't stop `ctl reload`),
+    /// else `$RUNTIME_DIRECTORY/control.sock`, else `$XDG_RUNTIME_DIR/lightshow/control.sock`.
+    func controlSocketPath(explicit: String?) throws -> String {
+        if let explicit { return explicit }
+        var configured = ""
+        if let file = configFile {
+            configured = try ConfigurationLoader.read(file: file).configuration.control.socket
+        }
+        return try ControlSocketPath.resolve(configured: configured, environment: ProcessInfo.processInfo.environment)
     }
 }

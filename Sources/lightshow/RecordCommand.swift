@@ -22,6 +22,7 @@ struct RecordCommand: AsyncParsableCommand {
         Examples:
           lightshow record --input song.flac --out frames/
           lightshow record --input demo --out demo/ --duration 20s --size 1920x1080 --fps 60
+          lightshow record --connect --out live/ --duration 30s     (what a running daemon shows; no audio.wav)
         """
     )
 
@@ -53,7 +54,19 @@ struct RecordCommand: AsyncParsableCommand {
     )
     var formatPCM: String?
 
+    @Flag(help: "Record what a running daemon streams (at SOCKET, else its default control socket), in real time.")
+    var connect = false
+
+    @Argument(help: ArgumentHelp("The daemon's control socket, with --connect.", valueName: "SOCKET"))
+    var socket: String?
+
     func validate() throws {
+        if socket != nil && !connect {
+            throw ValidationError("a SOCKET argument needs --connect (did you mean --input?)")
+        }
+        if connect && (input != nil || formatPCM != nil) {
+            throw ValidationError("--connect records the daemon's input; it can't be combined with --input or --format-pcm")
+        }
         guard fps.isFinite, Self.fpsRange.contains(fps) else {
             throw ValidationError("--fps must be between 1 and 240, got \(fps)")
         }
@@ -90,22 +103,34 @@ struct RecordCommand: AsyncParsableCommand {
             guard let frameSize = FrameSize(parsing: size) else {
                 throw LightShowError("--size '\(size)': expected \(FrameSize.expectedSyntax)", exitStatus: .usage)
             }
+            if connect {
+                let session = ConnectedRecordSession(
+                    socketPath: try global.controlSocketPath(explicit: socket), directory: out, size: frameSize,
+                    framesPerSecond: fps, duration: duration.flatMap(Self.seconds), force: force, configuration: configuration
+                )
+                return try await record { try await session.run() }
+            }
             let session = RecordSession(
                 input: configuration.input.source, pcmFormat: configuration.input.pcmFormat, directory: out,
                 size: frameSize, framesPerSecond: fps, duration: duration.flatMap(Self.seconds), force: force,
                 configuration: configuration
             )
-            // A file-size limit must surface as a write error (EFBIG), not kill the process mid-frame.
-            signal(SIGXFSZ, SIG_IGN)
-            let task = Task { try await session.run() }
-            // Ctrl-C or SIGTERM ends a live recording cleanly: the session stops reading and completes its files.
-            let stop = SignalCancellation(signals: [SIGINT, SIGTERM]) { task.cancel() }
-            defer { stop.cancel() }
-            let summary = try await task.value
-            printError(
-                "lightshow: recorded \(summary.frames) frames (\(Self.tenths(summary.audioSeconds)) s of audio) to \(summary.directory)"
-            )
+            try await record { try await session.run() }
         }
+    }
+
+    /// Runs a recording until it ends or a signal cancels it, then says what it wrote.
+    private func record(_ body: @escaping @Sendable () async throws -> RecordSession.Summary) async throws {
+        // A file-size limit must surface as a write error (EFBIG), not kill the process mid-frame.
+        signal(SIGXFSZ, SIG_IGN)
+        let task = Task { try await body() }
+        // Ctrl-C or SIGTERM ends a live recording cleanly: the session stops reading and completes its files.
+        let stop = SignalCancellation(signals: [SIGINT, SIGTERM]) { task.cancel() }
+        defer { stop.cancel() }
+        let summary = try await task.value
+        printError(
+            "lightshow: recorded \(summary.frames) frames (\(Self.tenths(summary.audioSeconds)) s\(connect ? "" : " of audio")) to \(summary.directory)"
+        )
     }
 
     private static func tenths(_ value: Double) -> String {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import LightShowAudio
 import LightShowCore
+import LightShowDaemon
 import LightShowRender
 import LightShowTerminal
 
@@ -45,6 +46,7 @@ struct WatchCommand: AsyncParsableCommand {
           lightshow watch --input demo
           lightshow watch --input alsa:pulse --fps 30
           lightshow watch --input song.flac --color 256
+          lightshow watch --connect        (attach to a running daemon)
         """
     )
 
@@ -65,7 +67,19 @@ struct WatchCommand: AsyncParsableCommand {
     )
     var formatPCM: String?
 
+    @Flag(help: "Attach to a running daemon (at SOCKET, else its default control socket) instead of reading an input.")
+    var connect = false
+
+    @Argument(help: ArgumentHelp("The daemon's control socket, with --connect.", valueName: "SOCKET"))
+    var socket: String?
+
     func validate() throws {
+        if socket != nil && !connect {
+            throw ValidationError("a SOCKET argument needs --connect (did you mean --input?)")
+        }
+        if connect && (input != nil || formatPCM != nil) {
+            throw ValidationError("--connect shows the daemon's input; it can't be combined with --input or --format-pcm")
+        }
         guard fps.isFinite, AnalyzeCommand.fpsRange.contains(fps) else {
             throw ValidationError("--fps must be between 1 and 240, got \(fps)")
         }
@@ -94,8 +108,8 @@ struct WatchCommand: AsyncParsableCommand {
             configuration.input.pcmFormat = pcm
         }
         let environment = ProcessInfo.processInfo.environment
+        let subscription = try connect ? ShowSubscription(path: global.controlSocketPath(explicit: socket), framesPerSecond: fps) : nil
         let session = try TerminalSession()
-        let source = try openSource(configuration)
         let marker = HelpMarker(environment: environment)
         let options = TerminalViewer.Options(
             framesPerSecond: fps,
@@ -105,8 +119,18 @@ struct WatchCommand: AsyncParsableCommand {
         )
         if options.showHelp { marker.markShown() }
 
-        let feed = EngineShowFeed(source: source, configuration: configuration, framesPerSecond: fps)
-        let pipeline = Task { try await feed.run() }
+        let feed: any ShowFeed
+        let pipeline: Task<Void, any Error>
+        if let subscription {
+            feed = RemoteShowFeed(subscription: subscription)
+            pipeline = Task {}
+        } else {
+            let source = try openSource(configuration)
+            let local = EngineShowFeed(source: source, configuration: configuration, framesPerSecond: fps)
+            feed = local
+            pipeline = Task { try await local.run() }
+        }
+        defer { subscription?.close() }
         let viewer = TerminalViewer(session: session, feed: feed, options: options)
         let outcome = try await runOnOwnThread {
             let outcome = viewer.run()

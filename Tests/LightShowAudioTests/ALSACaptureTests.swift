@@ -45,7 +45,10 @@ import Glibc
 
     @Test(arguments: [(60.0, Band.bass), (1_000.0, .mid), (8_000.0, .treble)])
     func fileDeviceDeliversTheTone(_ frequency: Double, _ band: Band) async throws {
-        let tone = Signals.interleave(Signals.sine(frequency: frequency, seconds: 2, sampleRate: 48_000), channels: 2)
+        // Three seconds in the file, two taken: if a starved test process makes the device overrun and drop a
+        // little, what is taken is still all tone.
+        let tone = Signals.interleave(Signals.sine(frequency: frequency, seconds: 3, sampleRate: 48_000), channels: 2)
+        let taken = 96_000
         let device = try ALSAFileDevice(samples: tone, channels: 2)
         useALSAConfig(device.configPath)
         defer { useALSAConfig(nil) }
@@ -54,26 +57,43 @@ import Glibc
         #expect(source.channels == 2)
         #expect(source.isLive)
         let collector = BlockCollector(source)
-        // The file plugin has no end: take exactly the frames that were written.
-        #expect(await collector.waitForFrames(device.frameCount))
+        // The file plugin has no end of file: take a counted number of frames.
+        #expect(await collector.waitForFrames(taken))
         collector.stop()
         #expect(await collector.waitForEnd())
         #expect(await ExternalTool.waitUntil(seconds: 10) { source.statistics.state == .finished }, "cancelling stops capture")
-        let captured = Array(Spectrum.channel(0, of: collector.samples, channels: 2).prefix(device.frameCount))
+        let captured = Array(Spectrum.channel(0, of: collector.samples, channels: 2).prefix(taken))
         let firstHalf = Array(captured.prefix(48_000))
         #expect(abs(Spectrum.dominantFrequency(firstHalf, sampleRate: 48_000) - frequency) < 30)
         #expect(abs(Spectrum.rms(firstHalf) - 0.5 / 2.0.squareRoot()) < 0.03)
         #expect(collector.blocks.allSatisfy { $0.captureTimeNanoseconds != nil })
-        #expect(source.statistics.framesDelivered >= Int64(device.frameCount))
+        #expect(source.statistics.framesDelivered >= Int64(taken))
         #expect(source.statistics.losses == 0)
         // What was captured lights the tone's band, and only that one.
         var blocks: [SampleBlock] = []
         var frames = 0
-        for block in collector.blocks where frames < device.frameCount {
+        for block in collector.blocks where frames < taken {
             blocks.append(block)
             frames += block.frameCount
         }
         expectBand(band, litBy: settledLevels(blocks, sampleRate: 48_000), "\(Int(frequency)) Hz")
+    }
+
+    @Test func forEachBlockCapturesOnTheReaderThread() async throws {
+        let tone = Signals.interleave(Signals.sine(frequency: 500, seconds: 0.5, sampleRate: 48_000), channels: 2)
+        let device = try ALSAFileDevice(samples: tone, channels: 2)
+        useALSAConfig(device.configPath)
+        defer { useALSAConfig(nil) }
+        let source = try AudioSources.open(.alsa(device: device.name))
+        let samples = Locked<[Float]>([])
+        let wanted = device.frameCount * 2
+        try await source.forEachBlock { block in
+            samples.value += block.samples
+            return samples.value.count < wanted
+        }
+        #expect(await ExternalTool.waitUntil(seconds: 10) { source.statistics.state == .finished }, "returning false stops capture")
+        let left = Spectrum.channel(0, of: Array(samples.value.prefix(wanted)), channels: 2)
+        #expect(abs(Spectrum.dominantFrequency(Array(left.prefix(16_384)), sampleRate: 48_000) - 500) < 30)
     }
 
     @Test func unknownDeviceFailsAtStartAndSuggestsDevices() throws {
@@ -123,7 +143,9 @@ import Glibc
         let (frames0, time0) = (source.statistics.framesDelivered, Date())
         try await Task.sleep(nanoseconds: 2_000_000_000)
         let rate = Double(source.statistics.framesDelivered - frames0) / Date().timeIntervalSince(time0)
-        #expect(rate > 0.7 * Double(source.sampleRate) && rate < 1.3 * Double(source.sampleRate), "\(rate) frames/s")
+        // Never faster than real time (the file plugin, unpaced, gives millions of frames a second); the lower bound
+        // is loose because a starved test process may lose audio to overruns, which is not what this checks.
+        #expect(rate > 0.3 * Double(source.sampleRate) && rate < 1.3 * Double(source.sampleRate), "\(rate) frames/s")
         #expect(source.statistics.state == .running)
         collector.stop()
         #expect(await ExternalTool.waitUntil(seconds: 10) { source.statistics.state == .finished }, "cancelling stops capture")

@@ -72,6 +72,11 @@ public final class ControlClient {
         shutdown(fd, Int32(SHUT_WR))
     }
 
+    /// Ends the connection both ways, waking a read blocked on it (from another thread).
+    public func disconnect() {
+        shutdown(fd, Int32(SHUT_RDWR))
+    }
+
     /// The next line without its newline; nil at end of stream. Throws on timeout.
     public func readLine() throws(SystemCallError) -> [UInt8]? {
         while true {

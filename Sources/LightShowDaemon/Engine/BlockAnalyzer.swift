@@ -1,10 +1,15 @@
+public import LightShowAnalysis
 public import LightShowCore
 
 /// Turns sample blocks into analysis frames: the analyser as the engine sees it.
 /// Created on the engine's task and used only there, so it needn't be Sendable.
 public protocol BlockAnalyzer: AnyObject {
     func process(_ block: SampleBlock) -> [AnalysisFrame]
+    /// New band ranges and analysis settings from a config reload, taking effect from the next hop.
+    func reconfigure(analysis: AnalysisSettings, bands: BandsSettings)
 }
+
+extension LevelAnalyzer: BlockAnalyzer {}
 
 /// The state of the show as `ctl status` and subscribers see it.
 public struct ShowStatus: Sendable, Equatable {

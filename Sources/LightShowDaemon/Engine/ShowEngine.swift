@@ -1,3 +1,4 @@
+import LightShowAnalysis
 public import LightShowAudio
 public import LightShowCore
 public import Logging
@@ -41,12 +42,34 @@ public final class ShowEngine: Sendable {
         ))
     }
 
+    /// An engine analysing with `LevelAnalyzer` at `framesPerSecond`, with the bands and settings of `configuration`.
+    public convenience init(
+        source: any AudioSource,
+        configuration: Configuration,
+        framesPerSecond: Double,
+        mpd: MPDClient? = nil,
+        logger: Logger = Logger(label: "lightshow.engine")
+    ) {
+        let sampleRate = source.sampleRate
+        self.init(
+            source: source, configuration: configuration, framesPerSecond: framesPerSecond, mpd: mpd, logger: logger
+        ) { [analysis = configuration.analysis, bands = configuration.bands] in
+            LevelAnalyzer(settings: analysis, bands: bands, sampleRate: sampleRate, framesPerSecond: framesPerSecond)
+        }
+    }
+
     /// The state, its reason and the title right now.
     public var status: ShowStatus { currentStatus.withLock { $0 } }
 
     /// A user's play/pause/toggle/stop (keys, `ctl`). Safe from any task or thread.
     public func send(_ command: UserCommand) {
         inbox.yield(.user(command))
+    }
+
+    /// A reloaded configuration: band ranges and analysis settings apply from the next hop, without touching
+    /// the source. Safe from any task or thread.
+    public func reconfigure(_ configuration: Configuration) {
+        inbox.yield(.reconfigure(configuration))
     }
 
     /// Runs the show, handing each frame to `onFrame` (which may take its time: the engine waits for it).

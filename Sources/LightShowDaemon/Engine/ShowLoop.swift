@@ -8,6 +8,8 @@ enum ShowEvent: Sendable {
     case inputFailed(any Error)
     case mpd(MPDEvent)
     case user(UserCommand)
+    /// A reloaded configuration (bands and analysis settings).
+    case reconfigure(Configuration)
     /// A deadline the loop asked for: idle_after, or a refresh while the source is stalled.
     case timer
 }
@@ -24,7 +26,7 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
     let logger: Logger
     let report: (ShowStatus) -> Void
     let frameInterval: Duration
-    let silenceThresholdDBFS: Double
+    private(set) var silenceThresholdDBFS: Double
 
     private let start: C.Instant
     private var machine: PlaybackStateMachine<C>
@@ -32,6 +34,8 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
     private var nowPlaying: NowPlaying
     private var frameIndex = 0
     private var lastAudioTime = 0.0
+    /// Audio skipped while asleep: the analyser never saw it, so its frame times lag by this much.
+    private var skippedSeconds = 0.0
     private var lastEmit: C.Instant?
     /// Set once the dark frame of a stop went out; from then on, analysis and rendering sleep.
     private var sentDarkFrame = false
@@ -89,6 +93,9 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
                 askForRefresh()
             case .user(let command):
                 apply(machine.user(command))
+            case .reconfigure(let configuration):
+                analyzer.reconfigure(analysis: configuration.analysis, bands: configuration.bands)
+                silenceThresholdDBFS = configuration.analysis.silenceThresholdDBFS
             case .timer:
                 timer = nil
                 apply(machine.timeoutTriggered())
@@ -103,12 +110,16 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
         if isAsleep {
             // Only a cheap level check watches for sound while asleep.
             apply(machine.audio(hasSound: block.isLouder(thanDBFS: silenceThresholdDBFS)))
-            if isAsleep { return }
+            if isAsleep {
+                skippedSeconds += Double(block.frameCount) / Double(block.sampleRate)
+                return
+            }
         }
         for frame in analyzer.process(block) {
-            followAudio?(frame.time)
+            let time = frame.time + skippedSeconds
+            followAudio?(time)
             apply(machine.audio(hasSound: frame.hasSound))
-            try await emit(time: frame.time, live: frame.levels, onFrame)
+            try await emit(time: time, live: frame.levels, onFrame)
         }
     }
 

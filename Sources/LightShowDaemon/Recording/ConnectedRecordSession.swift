@@ -1,0 +1,83 @@
+public import LightShowCore
+import LightShowRender
+
+/// `lightshow record --connect`: PNG frames of what a running daemon streams, at exactly `framesPerSecond` on the
+/// wall clock (each frame shows the newest levels the daemon sent), with `frames.jsonl` beside them. There is no
+/// `audio.wav`: the stream carries levels, not audio.
+public struct ConnectedRecordSession: Sendable {
+    public var socketPath: String
+    public var directory: String
+    public var size: FrameSize
+    public var framesPerSecond: Double
+    /// Seconds to record; nil = until cancelled.
+    public var duration: Double?
+    public var force: Bool
+    /// Colours and background of the frames (the viewer's config, as `watch --connect` uses it).
+    public var configuration: Configuration
+
+    public init(
+        socketPath: String, directory: String, size: FrameSize, framesPerSecond: Double, duration: Double?,
+        force: Bool, configuration: Configuration
+    ) {
+        self.socketPath = socketPath
+        self.directory = directory
+        self.size = size
+        self.framesPerSecond = framesPerSecond
+        self.duration = duration
+        self.force = force
+        self.configuration = configuration
+    }
+
+    /// Records until `duration` or cancellation. Every file is complete when it returns; a stream that breaks
+    /// ends the recording with exit 74 after the frames so far are settled.
+    public func run() async throws -> RecordSession.Summary {
+        let subscription = try ShowSubscription(path: socketPath, framesPerSecond: framesPerSecond)
+        defer { subscription.close() }
+        let output = try OutputDirectory(path: directory, force: force)
+        let writer = try FrameSequenceWriter(
+            directory: output, width: size.width, height: size.height, style: Scene.Style(configuration)
+        )
+        let total = duration.map { Int(($0 * framesPerSecond).rounded()) }
+        let clock = ContinuousClock()
+        // A daemon streams at once; one asleep (stopped and dark) may have nothing new to send, so wait briefly.
+        let firstDeadline = clock.now.advanced(by: .seconds(1))
+        while subscription.latestFrame == nil, subscription.endReason == nil, clock.now < firstDeadline {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        let start = clock.now
+        var index = 0
+        var failure: (any Error)?
+        while total.map({ index < $0 }) ?? true {
+            do {
+                try await clock.sleep(until: start.advanced(by: .seconds(Double(index) / framesPerSecond)), tolerance: nil)
+            } catch {
+                break  // cancelled: Ctrl-C or SIGTERM
+            }
+            if let reason = subscription.endReason {
+                failure = LightShowError("record --connect \(socketPath): \(reason)", exitStatus: .ioError)
+                break
+            }
+            let time = Double(index) / framesPerSecond
+            var frame = subscription.latestFrame
+                ?? ShowFrame(index: index, time: time, levels: .zero, state: .stopped, title: "")
+            frame.index = index
+            frame.time = time
+            do {
+                try await writer.submit(frame)
+            } catch {
+                failure = error
+                break
+            }
+            index += 1
+        }
+        let frames = try writer.finish()
+        if let failure = failure as? LightShowError {
+            throw LightShowError(
+                "\(failure.message); recording stopped: \(frames) complete frames are in \(output.path), all listed in \(OutputDirectory.framesLogName)",
+                exitStatus: failure.exitStatus
+            )
+        }
+        if let failure { throw failure }
+        return RecordSession.Summary(frames: frames, audioSeconds: Double(index) / framesPerSecond, directory: output.path)
+    }
+}

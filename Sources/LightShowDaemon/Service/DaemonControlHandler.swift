@@ -1,0 +1,21 @@
+import LightShowCore
+
+/// The daemon's answers on the control socket (`subscribe` is streamed by the server itself).
+struct DaemonControlHandler: ControlCommandHandler {
+    let daemon: DaemonService
+
+    func handle(_ command: ControlCommand, arguments: JSONObject) async -> ControlReply {
+        switch command {
+        case .status, .subscribe:
+            return .success(daemon.status.json)
+        case .play, .pause, .toggle, .stop:
+            guard let user = UserCommand(rawValue: command.rawValue) else { return .failure("unknown command") }
+            guard daemon.send(user) else {
+                return .failure("no input is open (\(daemon.status.statusLine)); try again once capture runs")
+            }
+            return .success(["sent": .string(user.rawValue)])
+        case .reload:
+            return daemon.reload(caller: "ctl reload")
+        }
+    }
+}

@@ -1,0 +1,178 @@
+public import LightShowCore
+import LightShowConfig
+import LightShowAudio
+public import Logging
+public import ServiceLifecycle
+import Synchronization
+import UnixSignals
+
+/// `lightshow daemon`: captures the configured input, runs the show, serves the control socket, and tells
+/// systemd how it is doing (READY, STATUS, WATCHDOG while capture progresses, RELOADING around a reload,
+/// STOPPING at shutdown). Run it in a `ServiceGroup` that shuts it down gracefully on SIGTERM/SIGINT.
+public final class DaemonService: Service, Sendable {
+    public let configurationSource: DaemonConfigurationSource
+    public let socketPath: String
+    public let state: DaemonState
+    let notifier: SystemdNotifier
+    let framesPerSecond: Double
+    let logger: Logger
+    /// One reload at a time: SIGHUP and `ctl reload` may race.
+    private let reloading = Mutex(())
+    private let connectionCounts = Mutex<(@Sendable () -> (clients: Int, subscribers: Int))?>(nil)
+
+    /// Loads the configuration and finds the control socket. Throws a `UserFacingError`: 78 for a bad config
+    /// (every problem listed), 66 for a missing `--config` file.
+    public init(
+        configurationSource: DaemonConfigurationSource,
+        environment: [String: String],
+        framesPerSecond: Double = 60,
+        logger: Logger = Logger(label: "lightshow.daemon")
+    ) throws {
+        let configuration = try configurationSource.load { logger.warning("\($0)") }
+        self.configurationSource = configurationSource
+        socketPath = try ControlSocketPath.resolve(configured: configuration.control.socket, environment: environment)
+        state = DaemonState(configuration: configuration)
+        notifier = SystemdNotifier(environment: environment)
+        self.framesPerSecond = framesPerSecond
+        self.logger = logger
+    }
+
+    public func run() async throws {
+        let configuration = state.configuration
+        let server: ControlServer<DaemonControlHandler>
+        do {
+            try ControlSocketPath.prepareDirectory(for: socketPath)
+            server = try ControlServer(
+                path: socketPath, handler: DaemonControlHandler(daemon: self),
+                options: .init(maxClients: configuration.control.maxClients)
+            )
+        } catch {
+            throw LightShowError("control socket \(socketPath): \(error)", exitStatus: .ioError)
+        }
+        connectionCounts.withLock { $0 = { server.connectionCounts } }
+        server.start()
+        logger.info("control socket \(socketPath)")
+        defer { server.shutdown() }
+
+        let supervisor = CaptureSupervisor(state: state, framesPerSecond: framesPerSecond, logger: logger) {
+            [state] frame in
+            state.record(frame)
+            server.publishFrame(ShowFrameEvent.encode(frame))
+        }
+        let hangups = await UnixSignalsSequence(trapping: .sighup)
+        await withDiscardingTaskGroup { group in
+            group.addTask { [self] in
+                await supervisor.run { [self] in
+                    notify { try notifier.ready() }
+                    logger.info("ready")
+                }
+            }
+            group.addTask { [self] in await reportStatus() }
+            if let watchdog = CaptureWatchdog(notifier: notifier) {
+                logger.info("watchdog: a ping every \(watchdog.interval) while capture progresses")
+                group.addTask { [state] in await watchdog.run { state.captureStatistics } }
+            }
+            group.addTask { [self] in
+                for await _ in hangups { _ = reload(caller: "SIGHUP") }
+            }
+            // Until SIGTERM/SIGINT (or cancellation); then tell systemd and stop every task.
+            try? await gracefulShutdown()
+            notify { try notifier.stopping() }
+            logger.info("stopping")
+            group.cancelAll()
+        }
+    }
+
+    /// Runs in a `ServiceGroup` that shuts the daemon down gracefully on SIGTERM or SIGINT.
+    public func runUntilSignalled() async throws {
+        let group = ServiceGroup(configuration: .init(
+            services: [.init(service: self)],
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger
+        ))
+        try await group.run()
+    }
+
+    /// The daemon right now, for `ctl status` and `STATUS=`.
+    public var status: DaemonStatus {
+        let configuration = state.configuration
+        let source = state.source
+        let counts = connectionCounts.withLock { $0 }?() ?? (clients: 0, subscribers: 0)
+        return DaemonStatus(
+            input: configuration.input.source,
+            sampleRate: source?.sampleRate,
+            channels: source?.channels,
+            openError: state.openError,
+            capture: state.captureStatistics,
+            show: state.engine?.status,
+            levels: state.latestFrame?.levels ?? .zero,
+            bands: configuration.bands,
+            clients: counts.clients,
+            subscribers: counts.subscribers,
+            configFile: configurationSource.file
+        )
+    }
+
+    /// A user's play/pause/toggle/stop; false when no input is open to apply it to.
+    public func send(_ command: UserCommand) -> Bool {
+        guard let engine = state.engine else { return false }
+        engine.send(command)
+        return true
+    }
+
+    /// Reads the configuration again. A bad one leaves the running one in place and its errors go back to the
+    /// caller; a good one applies live, reopening the input only when `[input]` (or `[mpd]`) changed.
+    public func reload(caller: String) -> ControlReply {
+        reloading.withLock { _ in
+            notify { try notifier.reloading() }
+            defer { notify { try notifier.ready() } }
+            var warnings: [String] = []
+            let new: Configuration
+            do throws(ConfigurationError) {
+                new = try configurationSource.load { warnings.append($0) }
+            } catch {
+                logger.error("reload (\(caller)) failed; keeping the running configuration:\n\(error.description)")
+                return .failure(error.description)
+            }
+            for warning in warnings { logger.warning("\(warning)") }
+            let old = state.replaceConfiguration(with: new)
+            let restart = new.input != old.input || new.mpd != old.mpd
+            if restart {
+                state.restartCapture()
+            } else {
+                state.engine?.reconfigure(new)
+            }
+            if new.control != old.control {
+                logger.warning("[control] changes take effect when the daemon restarts")
+            }
+            logger.info("reloaded (\(caller))\(restart ? "; reopening \(new.input.source)" : "")")
+            return .success([
+                "config": .string(configurationSource.file ?? "(built-in defaults)"),
+                "input_restarted": .bool(restart),
+                "warnings": .array(warnings.map { .string($0) }),
+            ])
+        }
+    }
+
+    /// Sends `STATUS=` whenever the line changes (checked twice a second).
+    private func reportStatus() async {
+        var last = ""
+        while !Task.isCancelled {
+            let line = status.statusLine
+            if line != last {
+                notify { try notifier.status(line) }
+                last = line
+            }
+            try? await Task.sleep(for: .milliseconds(500))
+        }
+    }
+
+    /// A notification that can't be sent is logged, never fatal: systemd acts on what it doesn't hear.
+    private func notify(_ send: () throws -> Void) {
+        do {
+            try send()
+        } catch {
+            logger.warning("sd_notify: \(error)")
+        }
+    }
+}

@@ -1,0 +1,74 @@
+public import LightShowAudio
+public import LightShowCore
+import Synchronization
+
+/// What the daemon's tasks share: the running configuration, the capture in progress and the newest frame.
+/// Every field sits behind its own lock, held only to read or swap a value.
+public final class DaemonState: Sendable {
+    /// The input being captured right now, if any.
+    struct Capture {
+        var source: (any AudioSource)?
+        var engine: ShowEngine?
+        /// Why the input is not open, while the retry loop runs.
+        var openError: String?
+        /// The engine's run, cancelled when a reload names another input.
+        var run: Task<Void, any Error>?
+        var restartRequested = false
+    }
+
+    private let current: Mutex<Configuration>
+    let capture = Mutex(Capture())
+    private let latest = Mutex<ShowFrame?>(nil)
+
+    init(configuration: Configuration) {
+        current = Mutex(configuration)
+    }
+
+    public var configuration: Configuration { current.withLock { $0 } }
+
+    /// Swaps in a new configuration and returns the one it replaced.
+    func replaceConfiguration(with configuration: Configuration) -> Configuration {
+        current.withLock { old in
+            defer { old = configuration }
+            return old
+        }
+    }
+
+    public var latestFrame: ShowFrame? { latest.withLock { $0 } }
+
+    func record(_ frame: ShowFrame) {
+        latest.withLock { $0 = frame }
+    }
+
+    public var engine: ShowEngine? { capture.withLock { $0.engine } }
+    public var source: (any AudioSource)? { capture.withLock { $0.source } }
+    public var openError: String? { capture.withLock { $0.openError } }
+
+    /// The capture's health for the watchdog and status. While no source is open the retry loop is running,
+    /// which counts as progress: restarting the daemon would not bring the device back.
+    public var captureStatistics: CaptureStatistics {
+        if let source { return source.statistics }
+        var waiting = CaptureStatistics()
+        waiting.state = .lost
+        return waiting
+    }
+
+    /// Closes the current input and opens the configured one again (after a reload changed `[input]`).
+    func restartCapture() {
+        let run = capture.withLock { capture in
+            capture.restartRequested = true
+            return capture.run
+        }
+        run?.cancel()
+    }
+
+    /// True (once) when a restart was asked for since the last call.
+    func takeRestartRequest() -> Bool {
+        capture.withLock { capture in
+            defer { capture.restartRequested = false }
+            return capture.restartRequested
+        }
+    }
+
+    var isRestartRequested: Bool { capture.withLock { $0.restartRequested } }
+}

@@ -1,0 +1,67 @@
+public import LightShowAudio
+public import LightShowCore
+
+/// A snapshot of the daemon for `ctl status` and systemd's `STATUS=` line.
+public struct DaemonStatus: Sendable {
+    public var input: InputSpec
+    /// Nil while the input is not open.
+    public var sampleRate: Int?
+    public var channels: Int?
+    public var openError: String?
+    public var capture: CaptureStatistics
+    public var show: ShowStatus?
+    public var levels: BandLevels
+    public var bands: BandsSettings
+    public var clients: Int
+    public var subscribers: Int
+    public var configFile: String?
+
+    /// One line for `systemctl status`: device, rate, state, xruns, subscribers.
+    public var statusLine: String {
+        guard let sampleRate else {
+            return "waiting for \(input): \(openError ?? "opening")"
+        }
+        let state = show?.state.rawValue ?? PlaybackState.stopped.rawValue
+        let plural = subscribers == 1 ? "" : "s"
+        return "\(input) at \(sampleRate) Hz, \(state), \(capture.overruns) xruns, \(capture.recoveries) recoveries, "
+            + "\(subscribers) subscriber\(plural)"
+    }
+
+    /// The `status` reply.
+    public var json: JSONValue {
+        var result: JSONObject = [
+            "device": .string(input.description),
+            "rate": sampleRate.map { .number(Double($0)) } ?? .null,
+            "channels": channels.map { .number(Double($0)) } ?? .null,
+            "state": .string((show?.state ?? .stopped).rawValue),
+            "reason": .string(show?.reason.description ?? "input not open"),
+            "title": .string(show?.title ?? ""),
+            "levels": [
+                "bass": .number(Double(levels.bass)),
+                "mid": .number(Double(levels.mid)),
+                "treble": .number(Double(levels.treble)),
+            ],
+            "capture": .string(capture.state.rawValue),
+            "xruns": .number(Double(capture.overruns)),
+            "recoveries": .number(Double(capture.recoveries)),
+            "losses": .number(Double(capture.losses)),
+            "reopens": .number(Double(capture.reopens)),
+            "clients": .number(Double(clients)),
+            "subscribers": .number(Double(subscribers)),
+            "mpd": .bool(show?.mpdConnected ?? false),
+            "config": .string(configFile ?? "(built-in defaults)"),
+        ]
+        if let openError { result["error"] = .string(openError) }
+        var bandsObject = JSONObject()
+        for band in Band.allCases {
+            let entry = bands[band]
+            bandsObject[band.rawValue] = [
+                "lower": .number(entry.range.lower),
+                "upper": .number(entry.range.upper),
+                "color": .string(entry.color.hex),
+            ]
+        }
+        result["bands"] = .object(bandsObject)
+        return .object(result)
+    }
+}

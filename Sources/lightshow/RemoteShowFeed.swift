@@ -1,0 +1,21 @@
+import LightShowCore
+import LightShowDaemon
+import LightShowTerminal
+
+/// `watch --connect` behind the `ShowFeed` seam: the frames a running daemon streams, drawn exactly as
+/// `watch` draws its own, with the keys sent back to the daemon as control commands.
+final class RemoteShowFeed: ShowFeed {
+    let subscription: ShowSubscription
+
+    init(subscription: ShowSubscription) {
+        self.subscription = subscription
+    }
+
+    func latestFrame() -> ShowFrame? { subscription.latestFrame }
+
+    func send(_ command: UserCommand) { subscription.send(command) }
+
+    /// The daemon analyses with the bands of its own config; tuning here only previews ranges to paste there
+    /// (they are printed as TOML on quit).
+    func updateBands(_ bands: BandsSettings) {}
+}

@@ -1,0 +1,122 @@
+import Foundation
+import LightShowDaemon
+import Testing
+import TestSupport
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The control socket of the real daemon running the demo: every command through `lightshow ctl`, hostile
+/// input, the socket's mode, and subscribers that don't hold each other up.
+@Suite struct DaemonControlTests {
+    final class Fixture: @unchecked Sendable {
+        let daemon: DaemonProcess
+
+        init(_ label: String) throws {
+            daemon = try DaemonProcess(["--input", "demo"], directory: TemporaryDirectory(label))
+        }
+
+        func started() -> Bool {
+            daemon.waitForSocket() && Wait.until(timeout: 30) { (try? self.state()) == "playing" }
+        }
+
+        func state() throws -> String? {
+            try ControlClient(path: daemon.socketPath, timeoutSeconds: 30).request("status")["result"]?["state"]?.stringValue
+        }
+
+        func stop() -> Int32? {
+            daemon.send(signal: SIGTERM)
+            return daemon.waitForExit(timeout: 10)
+        }
+    }
+
+    @Test func everyCommandWorks() async throws {
+        let fixture = try Fixture("ls-daemon-ctl")
+        let daemon = fixture.daemon
+        #expect(fixture.started(), "\(daemon.log)")
+
+        let status = try await daemon.ctl(["status"])
+        #expect(status.status == 0, "\(status.stderr)")
+        for line in ["device: demo", "rate: 48000", "state: playing", "title: Demo", "xruns: 0", "bands.bass.lower: 20"] {
+            #expect(status.stdout.split(separator: "\n").contains { $0 == line }, "\(line) in\n\(status.stdout)")
+        }
+        #expect(status.stdout.contains("levels.bass: "))
+
+        for (command, expected) in [("pause", "paused"), ("toggle", "playing"), ("stop", "stopped"), ("play", "playing"),
+                                    ("toggle", "paused"), ("toggle", "playing")] {
+            let result = try await daemon.ctl([command])
+            #expect(result.status == 0, "\(command): \(result.stderr)")
+            #expect(Wait.until(timeout: 30) { (try? fixture.state()) == expected }, "\(command) → \(expected)")
+        }
+
+        let reload = try await daemon.ctl(["reload"])
+        #expect(reload.status == 0, "\(reload.stderr)")
+        #expect(reload.stdout.contains("input_restarted: false"), "\(reload.stdout)")
+
+        // subscribe: frame events at the requested rate.
+        let subscriber = try ControlClient(path: daemon.socketPath, timeoutSeconds: 30)
+        #expect(try subscriber.request("subscribe", arguments: ["fps": 20])["ok"] == true)
+        var frames: [JSONValue] = []
+        while frames.count < 5, let event = try subscriber.readJSON() {
+            if event["event"] == "frame" { frames.append(event) }
+        }
+        #expect(frames.count == 5)
+        #expect(frames.allSatisfy { $0["state"] == "playing" && $0["title"] == "Demo" && $0["bass"]?.numberValue != nil })
+        #expect(fixture.stop() == 0)
+    }
+
+    @Test func malformedAndOversizedLinesLeaveItServing() async throws {
+        let fixture = try Fixture("ls-daemon-junk")
+        let daemon = fixture.daemon
+        #expect(fixture.started(), "\(daemon.log)")
+
+        let client = try ControlClient(path: daemon.socketPath, timeoutSeconds: 30)
+        var junk: [UInt8] = []
+        for index in 0..<999 {
+            junk += Array((index % 3 == 0 ? "{\"id\":\(index),\"cmd\":\"explode\"}\n" : index % 3 == 1 ? "not json \(index)\n" : "[1,2\n").utf8)
+        }
+        junk += [UInt8](repeating: UInt8(ascii: "x"), count: 70_000) + [UInt8(ascii: "\n")]
+        try client.send(junk)
+        var errors = 0
+        while errors < 1000, let reply = try client.readJSON() {
+            if reply["ok"] == false { errors += 1 }
+        }
+        #expect(errors == 1000)
+        // The same connection, and a new one, still work; the daemon is unharmed.
+        #expect(try client.request("status")["ok"] == true)
+        #expect(try fixture.state() == "playing")
+        #expect(daemon.isRunning)
+        #expect(fixture.stop() == 0)
+    }
+
+    @Test func socketModeIs0660() async throws {
+        let fixture = try Fixture("ls-daemon-mode")
+        #expect(fixture.started(), "\(fixture.daemon.log)")
+        var info = stat()
+        #expect(stat(fixture.daemon.socketPath, &info) == 0)
+        #expect(info.st_mode & 0o777 == 0o660)
+        #expect(info.st_mode & S_IFMT == S_IFSOCK)
+        #expect(fixture.stop() == 0)
+    }
+
+    @Test func aSubscriberThatNeverReadsDoesNotSlowAnother() async throws {
+        let fixture = try Fixture("ls-daemon-slow")
+        #expect(fixture.started(), "\(fixture.daemon.log)")
+        let stalled = try ControlClient(path: fixture.daemon.socketPath, timeoutSeconds: 30)
+        #expect(try stalled.request("subscribe", arguments: ["fps": 240])["ok"] == true)
+        let reader = try ControlClient(path: fixture.daemon.socketPath, timeoutSeconds: 30)
+        #expect(try reader.request("subscribe", arguments: ["fps": 30])["ok"] == true)
+
+        let start = Date()
+        var frames = 0
+        while Date().timeIntervalSince(start) < 3, let event = try reader.readJSON() {
+            if event["event"] == "frame" { frames += 1 }
+        }
+        let elapsed = Date().timeIntervalSince(start)
+        // 30 fps asked for; a stalled neighbour must not cost the reader more than half of it.
+        #expect(Double(frames) >= 0.5 * 30 * elapsed, "\(frames) frames in \(elapsed) s")
+        #expect(try fixture.state() == "playing")
+        #expect(fixture.stop() == 0)
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import Testing
+import TestSupport
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `lightshow daemon` speaking sd_notify to a real datagram socket standing in for systemd's NOTIFY_SOCKET.
+@Suite struct DaemonNotifyTests {
+    /// Datagrams until `done` holds for everything received so far (or the time runs out).
+    static func collect(_ socket: NotifySocket, timeout: Double = 30, until done: ([String]) -> Bool) -> [String] {
+        var messages: [String] = []
+        let deadline = Date().addingTimeInterval(timeout)
+        while !done(messages), let message = socket.receive(timeout: max(0, deadline.timeIntervalSinceNow)) {
+            messages.append(message)
+        }
+        return messages
+    }
+
+    @Test(arguments: [false, true])
+    func readyStatusReloadAndStopping(abstract: Bool) async throws {
+        let directory = try TemporaryDirectory("ls-daemon-notify")
+        let notify = try NotifySocket(in: directory, abstract: abstract)
+        let daemon = try DaemonProcess(["--input", "demo"], environment: ["NOTIFY_SOCKET": notify.address], directory: directory)
+
+        let started = Self.collect(notify) { messages in
+            messages.contains("READY=1") && messages.contains { $0.hasPrefix("STATUS=demo at 48000 Hz, playing") }
+        }
+        #expect(started.contains("READY=1"), "\(started)\n\(daemon.log)")
+        let status = started.first { $0.hasPrefix("STATUS=demo at 48000 Hz, playing") }
+        #expect(status == "STATUS=demo at 48000 Hz, playing, 0 xruns, 0 recoveries, 0 subscribers", "\(started)")
+
+        daemon.send(signal: SIGHUP)
+        let reload = Self.collect(notify) { $0.last == "READY=1" }
+        let reloading = reload.firstIndex { $0.hasPrefix("RELOADING=1\nMONOTONIC_USEC=") }
+        #expect(reloading != nil && reload.last == "READY=1", "\(reload)\n\(daemon.log)")
+        if let reloading {
+            // The stamp is CLOCK_MONOTONIC in microseconds, taken just now.
+            let stamp = UInt64(reload[reloading].split(separator: "=").last ?? "")
+            var now = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &now)
+            let nowMicroseconds = UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1000
+            #expect(stamp.map { $0 <= nowMicroseconds && nowMicroseconds - $0 < 30_000_000 } == true, "\(reload[reloading])")
+        }
+        #expect(daemon.isRunning)
+
+        let sent = Date()
+        daemon.send(signal: SIGTERM)
+        let stopping = Self.collect(notify, timeout: 10) { $0.last == "STOPPING=1" }
+        let exit = daemon.waitForExit(timeout: 10)
+        let elapsed = Date().timeIntervalSince(sent)
+        #expect(stopping.last == "STOPPING=1", "\(stopping)")
+        #expect(exit == 0, "\(daemon.log)")
+        #expect(elapsed < 1.0, "shutdown took \(elapsed) s")
+    }
+
+    @Test func sigintStopsCleanlyToo() async throws {
+        let directory = try TemporaryDirectory("ls-daemon-int")
+        let notify = try NotifySocket(in: directory, abstract: false)
+        let daemon = try DaemonProcess(["--input", "demo"], environment: ["NOTIFY_SOCKET": notify.address], directory: directory)
+        let started = Self.collect(notify) { $0.contains("READY=1") }
+        #expect(started.contains("READY=1"), "\(daemon.log)")
+        daemon.send(signal: SIGINT)
+        #expect(Self.collect(notify, timeout: 10) { $0.last == "STOPPING=1" }.last == "STOPPING=1")
+        #expect(daemon.waitForExit(timeout: 10) == 0, "\(daemon.log)")
+        // The socket file goes with the daemon.
+        #expect(!FileManager.default.fileExists(atPath: daemon.socketPath))
+    }
+
+    /// WATCHDOG=1 comes at half of WATCHDOG_USEC while audio flows from a fifo, stops when the writer stops
+    /// feeding it (a hung capture), and comes back when audio does.
+    @Test func watchdogFollowsCaptureProgress() async throws {
+        let directory = try TemporaryDirectory("ls-daemon-watchdog")
+        let notify = try NotifySocket(in: directory, abstract: false)
+        let fifo = directory.file("in.fifo")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        // Read-write, so opening never waits and the daemon's reads block (not end) when feeding stops.
+        let feeder = try FifoFeeder(path: fifo)
+        feeder.feeding = true
+        let daemon = try DaemonProcess(
+            ["--input", "fifo:\(fifo)"],
+            environment: ["NOTIFY_SOCKET": notify.address, "WATCHDOG_USEC": "500000"],
+            directory: directory
+        )
+        #expect(Self.collect(notify) { $0.contains("READY=1") }.contains("READY=1"), "\(daemon.log)")
+
+        // Six pings, timed as they arrive.
+        var pings: [Date] = []
+        let deadline = Date().addingTimeInterval(30)
+        while pings.count < 6, let message = notify.receive(timeout: max(0, deadline.timeIntervalSinceNow)) {
+            if message == "WATCHDOG=1" { pings.append(Date()) }
+        }
+        #expect(pings.count == 6, "\(daemon.log)")
+        if pings.count == 6 {
+            let mean = pings.last!.timeIntervalSince(pings.first!) / 5
+            // Half of 500 ms; never as slow as the full timeout systemd would act on.
+            #expect(mean > 0.2 && mean < 0.5, "mean watchdog interval \(mean) s")
+        }
+
+        // Stall: once the queued audio is used up, the pings stop.
+        feeder.feeding = false
+        _ = Self.collect(notify, timeout: 2) { _ in false }
+        let stalled = Self.collect(notify, timeout: 2) { _ in false }
+        #expect(!stalled.contains("WATCHDOG=1"), "\(stalled)")
+        #expect(daemon.isRunning)
+
+        feeder.feeding = true
+        let resumed = Self.collect(notify) { $0.contains("WATCHDOG=1") }
+        #expect(resumed.contains("WATCHDOG=1"), "\(daemon.log)")
+        feeder.stop()
+        daemon.send(signal: SIGTERM)
+        #expect(daemon.waitForExit(timeout: 10) == 0)
+    }
+}
+
+/// Writes a 200 Hz tone (44.1 kHz, 16-bit stereo: the fifo default) into a fifo in real time while `feeding`.
+final class FifoFeeder: @unchecked Sendable {
+    private let fd: Int32
+    private let lock = NSLock()
+    private var isFeeding = false
+    private var stopped = false
+
+    var feeding: Bool {
+        get { lock.withLock { isFeeding } }
+        set { lock.withLock { isFeeding = newValue } }
+    }
+
+    init(path: String) throws {
+        fd = open(path, O_RDWR | O_CLOEXEC)
+        guard fd >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+        let chunk = Signals.s16le(Signals.interleave(Signals.sine(frequency: 200, seconds: 0.01, sampleRate: 44_100), channels: 2))
+        Thread.detachNewThread { [self] in
+            while !lock.withLock({ stopped }) {
+                if feeding {
+                    chunk.withUnsafeBytes { _ = write(fd, $0.baseAddress, $0.count) }
+                }
+                usleep(10_000)  // pacing the tone in real time, not synchronisation
+            }
+            close(fd)
+        }
+    }
+
+    func stop() { lock.withLock { stopped = true } }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import LightShowDaemon
+import Testing
+import TestSupport
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reloading the running daemon's config: a bad file keeps the running config and its errors reach the caller
+/// (the log for SIGHUP, `ctl reload` with exit 78); a good one changes the band ranges live without reopening
+/// the input.
+@Suite struct DaemonReloadTests {
+    static func config(bassUpper: String, midColor: String = "\"#34C759\"") -> Data {
+        Data("""
+            [input]
+            source = "demo"
+            [bands.bass]
+            lower = 30
+            upper = \(bassUpper)
+            [bands.mid]
+            color = \(midColor)
+
+            """.utf8)
+    }
+
+    static func status(_ daemon: DaemonProcess) throws -> JSONValue {
+        let reply = try ControlClient(path: daemon.socketPath, timeoutSeconds: 30).request("status")
+        return reply["result"] ?? .null
+    }
+
+    static func bassUpper(_ daemon: DaemonProcess) throws -> Double? {
+        try status(daemon)["bands"]?["bass"]?["upper"]?.numberValue
+    }
+
+    @Test func badFileKeepsTheRunningConfigAndReportsEveryError() async throws {
+        let directory = try TemporaryDirectory("ls-daemon-reload-bad")
+        let file = try directory.write("lightshow.toml", Self.config(bassUpper: "150"))
+        let notify = try NotifySocket(in: directory, abstract: false)
+        let daemon = try DaemonProcess(["--config", file], environment: ["NOTIFY_SOCKET": notify.address], directory: directory)
+        #expect(DaemonNotifyTests.collect(notify) { $0.contains("READY=1") }.contains("READY=1"), "\(daemon.log)")
+        #expect(try Self.bassUpper(daemon) == 150)
+
+        // Two problems: both must reach the caller, each with its key path and line.
+        try Self.config(bassUpper: "99999", midColor: "\"green\"").write(to: URL(fileURLWithPath: file))
+
+        daemon.send(signal: SIGHUP)
+        let reload = DaemonNotifyTests.collect(notify) { $0.last == "READY=1" }
+        #expect(reload.contains { $0.hasPrefix("RELOADING=1") } && reload.last == "READY=1", "\(reload)")
+        #expect(Wait.until(timeout: 30) { daemon.log.contains("keeping the running configuration") })
+        #expect(daemon.log.contains("lightshow.toml:5: error: bands.bass.upper"), "\(daemon.log)")
+        #expect(daemon.log.contains("bands.mid.color"), "\(daemon.log)")
+        #expect(daemon.isRunning)
+        #expect(try Self.bassUpper(daemon) == 150)
+
+        let result = try await daemon.ctl(["reload"])
+        #expect(result.status == 78, "\(result.stderr)")
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.contains { $0.contains("lightshow.toml:5: error: bands.bass.upper: 99999") }, "\(result.stderr)")
+        #expect(lines.contains { $0.contains("lightshow.toml:7: error: bands.mid.color") }, "\(result.stderr)")
+        // Still serving, on the old config.
+        #expect(try Self.bassUpper(daemon) == 150)
+        #expect(try Self.status(daemon)["state"] == "playing")
+
+        daemon.send(signal: SIGTERM)
+        #expect(daemon.waitForExit(timeout: 10) == 0)
+    }
+
+    @Test func goodFileChangesTheBandsLiveWithoutReopeningTheInput() async throws {
+        let directory = try TemporaryDirectory("ls-daemon-reload-good")
+        let file = try directory.write("lightshow.toml", Self.config(bassUpper: "150"))
+        let daemon = try DaemonProcess(["--config", file], directory: directory)
+        #expect(daemon.waitForSocket(), "\(daemon.log)")
+        #expect(Wait.until(timeout: 30) { (try? Self.status(daemon)["state"]) == "playing" }, "\(daemon.log)")
+
+        let subscriber = try ControlClient(path: daemon.socketPath, timeoutSeconds: 30)
+        #expect(try subscriber.request("subscribe", arguments: ["fps": 30])["ok"] == true)
+        let before = try Self.nextFrameIndex(subscriber)
+
+        try Self.config(bassUpper: "180").write(to: URL(fileURLWithPath: file))
+        let result = try await daemon.ctl(["--json", "reload"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains(#""ok":true"#) && result.stdout.contains(#""input_restarted":false"#), "\(result.stdout)")
+        #expect(try Self.bassUpper(daemon) == 180)
+
+        // The same engine keeps counting frames: capture was not dropped.
+        let after = try Self.nextFrameIndex(subscriber)
+        #expect(before != nil && after != nil && after! > before!, "frames \(String(describing: before)) → \(String(describing: after))")
+        #expect(try Self.status(daemon)["reopens"] == 0)
+
+        daemon.send(signal: SIGTERM)
+        #expect(daemon.waitForExit(timeout: 10) == 0)
+    }
+
+    static func nextFrameIndex(_ client: ControlClient) throws -> Double? {
+        while let event = try client.readJSON() {
+            if event["event"] == "frame" { return event["index"]?.numberValue }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The real `lightshow daemon` running in the background on a private runtime directory (its control socket is
+/// `directory/control.sock`), with its log in a file. Killed on deinit if a test left it running.
+public final class DaemonProcess: @unchecked Sendable {
+    public let directory: TemporaryDirectory
+    public let process = Process()
+    public var socketPath: String { directory.file("control.sock") }
+    public var logPath: String { directory.file("daemon.log") }
+
+    /// Starts `lightshow daemon arguments…` with `environment` over the test's own.
+    public init(_ arguments: [String], environment: [String: String] = [:], directory: TemporaryDirectory) throws {
+        self.directory = directory
+        process.executableURL = LightshowProcess.executableURL
+        process.arguments = ["daemon"] + arguments
+        var env = ProcessInfo.processInfo.environment
+        env["RUNTIME_DIRECTORY"] = directory.path
+        env["NOTIFY_SOCKET"] = nil
+        env["WATCHDOG_USEC"] = nil
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        FileManager.default.createFile(atPath: logPath, contents: nil)
+        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
+        process.standardOutput = log
+        process.standardError = log
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+    }
+
+    public var pid: Int32 { process.processIdentifier }
+    public var isRunning: Bool { process.isRunning }
+    public var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+
+    /// True once the control socket exists (the daemon binds it before it opens the input).
+    public func waitForSocket(timeout: Double = 30) -> Bool {
+        Wait.until(timeout: timeout) { FileManager.default.fileExists(atPath: socketPath) }
+    }
+
+    public func send(signal number: Int32) {
+        kill(process.processIdentifier, number)
+    }
+
+    /// The exit status once the process ends within `timeout` seconds, else nil.
+    public func waitForExit(timeout: Double) -> Int32? {
+        guard Wait.until(timeout: timeout, { !process.isRunning }) else { return nil }
+        return process.terminationStatus
+    }
+
+    /// `lightshow ctl --socket <this daemon's> arguments…`.
+    public func ctl(_ arguments: [String]) async throws -> LightshowProcess.Result {
+        try await LightshowProcess.runDetached(["ctl", "--timeout", "30s", "--socket", socketPath] + arguments)
+    }
+
+    deinit {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+}
