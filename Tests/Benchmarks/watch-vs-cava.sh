@@ -62,6 +62,7 @@ pace() {
         if (( target > now )); then sleep "$(printf '0.%09d' $((target - now)))"; fi
     done
 }
+FEED_START=$(date +%s)
 pace & FEEDER=$!
 
 # Find both programs once they run.
@@ -83,11 +84,15 @@ done
 
 # CPU time in nanoseconds, summed over the process's threads (schedstat: exact, unlike 10 ms stat ticks).
 cpu_ns() { cat /proc/"$1"/task/*/schedstat | awk '{ sum += $1 } END { printf "%d", sum }'; }
-# Measure the middle of the run: skip the first 2 s (start-up), stop 1 s before the input ends.
-sleep 2
+# Measure the steady state: from 1 s after watch has drawn its first frames (FFTW planning and a cold start
+# are not the cost of showing lights) until 1 s before the input ends.
+for _ in $(seq 200); do [ "$(stat -c%s "$T/watch.out")" -gt 20000 ] && break; sleep 0.1; done
+sleep 1
 W0=$(cpu_ns "$WATCH_PID"); C0=$(cpu_ns "$CAVA_PID")
 WB0=$(stat -c%s "$T/watch.out"); CB0=$(stat -c%s "$T/cava.out"); T0=$(date +%s%N)
-sleep $((SECONDS_OF_AUDIO - 3))
+REMAINING=$((FEED_START + SECONDS_OF_AUDIO - 1 - $(date +%s)))
+(( REMAINING >= 5 )) || { echo "watch-vs-cava: start-up took too long to leave a measurement window" >&2; exit 1; }
+sleep "$REMAINING"
 W1=$(cpu_ns "$WATCH_PID"); C1=$(cpu_ns "$CAVA_PID")
 WB1=$(stat -c%s "$T/watch.out"); CB1=$(stat -c%s "$T/cava.out"); T1=$(date +%s%N)
 
