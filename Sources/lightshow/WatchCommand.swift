@@ -126,11 +126,9 @@ struct WatchCommand: AsyncParsableCommand {
             pipeline = Task {}
         } else {
             let source = try openSource(configuration)
-            let local = LocalShowFeed()
+            let local = EngineShowFeed(source: source, configuration: configuration, framesPerSecond: fps)
             feed = local
-            pipeline = Task {
-                try await local.run(source: source, configuration: configuration, framesPerSecond: fps)
-            }
+            pipeline = Task { try await local.run() }
         }
         defer { subscription?.close() }
         let viewer = TerminalViewer(session: session, feed: feed, options: options)
@@ -150,8 +148,8 @@ struct WatchCommand: AsyncParsableCommand {
             print(viewer.controls.tuning.tomlSnippet, terminator: "")
         }
         // A pipeline failure (the input was lost for good) is reported after the terminal is restored.
-        if pipeline.isCancelled == false || outcome == .quit {
-            if case .failure(let error) = await pipeline.result, !(error is CancellationError) { throw error }
+        if outcome == .quit, case .failure(let error) = await pipeline.result, !(error is CancellationError) {
+            throw error
         }
         return outcome
     }
