@@ -8,7 +8,7 @@ COMPLETIONS_DIR := .build/completions
 # Debian packages: what building needs, what the tests drive for real, what the benchmarks compare against.
 BUILD_PACKAGES := pkg-config libfftw3-dev libsndfile1-dev libasound2-dev libasound2-plugins zlib1g-dev libfreetype-dev fonts-dejavu-core
 TEST_PACKAGES := $(BUILD_PACKAGES) libpng-dev util-linux sox alsa-utils pulseaudio pulseaudio-utils mpd mpc tmux pngcheck systemd
-BENCH_PACKAGES := $(TEST_PACKAGES) cava ffmpeg
+BENCH_PACKAGES := $(TEST_PACKAGES) cava ffmpeg python3
 
 .PHONY: all deps deps-test deps-bench build release run test check-units bench completions install uninstall clean
 
@@ -35,7 +35,9 @@ run: release
 test: deps-test
 	$(SWIFT) build --build-tests
 	scripts/check-units.sh .build/debug/lightshow
-	$(SWIFT) test --skip-build
+	# One test at a time: many tests drive real processes (PulseAudio, MPD, tmux, the daemon) against deadlines,
+	# and on a 2-core machine running them all at once starves those processes.
+	$(SWIFT) test --skip-build --no-parallel
 
 # systemd-analyze verify (no output allowed) on both units, and the system unit's exposure ≤ 2.0.
 check-units:

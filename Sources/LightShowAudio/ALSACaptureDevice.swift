@@ -20,7 +20,8 @@ final class ALSACaptureDevice: @unchecked Sendable {
     let parameters: Parameters
 
     /// Opens `name` for capture (non-blocking; reads wait in `snd_pcm_wait`), negotiates interleaved S16_LE or
-    /// FLOAT_LE, 48 kHz or the device's nearest rate, stereo or mono, and a period of about 5 ms, then starts it.
+    /// FLOAT_LE, 48 kHz or the device's nearest rate, stereo or mono, and a period of about 5 ms, and prepares it.
+    /// The capture thread calls `start()` when it begins reading, so no audio piles up before then.
     /// - Parameter required: parameters a reopened device must match, so blocks keep one format.
     init(name: String, required: Parameters? = nil) throws(ALSAError) {
         // alsa-lib would print its own lines for a failed open, each try while a lost device is retried;
@@ -35,7 +36,6 @@ final class ALSACaptureDevice: @unchecked Sendable {
         do {
             parameters = try Self.configure(handle, required: required)
             try check(snd_pcm_prepare(handle), "snd_pcm_prepare")
-            try check(snd_pcm_start(handle), "snd_pcm_start")
         } catch {
             snd_pcm_close(handle)
             throw error
@@ -83,6 +83,25 @@ final class ALSACaptureDevice: @unchecked Sendable {
         let result = snd_pcm_wait(pcm, milliseconds)
         try check(result, "snd_pcm_wait")
         return result > 0
+    }
+
+    /// What the device is doing, as far as a reader must act on it.
+    enum Condition { case running, overrun, suspended, stopped, disconnected }
+
+    /// Checked when a wait times out: a device can stall in a state no read reports.
+    var condition: Condition {
+        switch snd_pcm_state(pcm) {
+        case SND_PCM_STATE_XRUN: .overrun
+        case SND_PCM_STATE_SUSPENDED: .suspended
+        case SND_PCM_STATE_DISCONNECTED: .disconnected
+        case SND_PCM_STATE_SETUP, SND_PCM_STATE_PREPARED, SND_PCM_STATE_PAUSED: .stopped
+        default: .running
+        }
+    }
+
+    /// Starts a prepared device that is not running.
+    func start() throws(ALSAError) {
+        try check(snd_pcm_start(pcm), "snd_pcm_start")
     }
 
     /// Frames ready to read.

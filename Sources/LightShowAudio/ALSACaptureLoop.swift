@@ -1,4 +1,7 @@
 import LightShowCore
+#if canImport(Glibc)
+import Glibc
+#endif
 import Logging
 
 /// The capture thread's work: read periods, recover from faults, reopen a lost device with backoff.
@@ -6,11 +9,13 @@ struct ALSACaptureLoop: Sendable {
     let spec: InputSpec
     private(set) var device: ALSACaptureDevice?
     let parameters: ALSACaptureDevice.Parameters
-    let channel: BlockChannel
+    let sink: BlockSink
     let recorder: StatisticsRecorder
     let stallRequest: Locked<Double>
     let logger: Logger
 
+    /// Set when the consumer wants no more blocks.
+    private var stopped = false
     private var position: Int64 = 0
     private var lastReadTime: UInt64 = MonotonicClock.now()
     private var backoff = ReopenBackoff()
@@ -20,12 +25,12 @@ struct ALSACaptureLoop: Sendable {
     private var samples: [Float] = []
     private var scratch: [Int16] = []
 
-    init(spec: InputSpec, device: ALSACaptureDevice, parameters: ALSACaptureDevice.Parameters, channel: BlockChannel,
+    init(spec: InputSpec, device: ALSACaptureDevice, parameters: ALSACaptureDevice.Parameters, sink: BlockSink,
          recorder: StatisticsRecorder, stallRequest: Locked<Double>, logger: Logger) {
         self.spec = spec
         self.device = device
         self.parameters = parameters
-        self.channel = channel
+        self.sink = sink
         self.recorder = recorder
         self.stallRequest = stallRequest
         self.logger = logger
@@ -36,7 +41,15 @@ struct ALSACaptureLoop: Sendable {
     }
 
     mutating func run() {
-        while !channel.isClosed {
+        if let device {
+            do {
+                try device.start()
+                lastReadTime = MonotonicClock.now()
+            } catch {
+                lose(error)
+            }
+        }
+        while !stopped, !sink.isCancelled() {
             let stall = stallRequest.withLock { value in defer { value = 0 }; return value }
             if stall > 0 { MonotonicClock.sleep(seconds: stall) }
             if let device {
@@ -47,13 +60,16 @@ struct ALSACaptureLoop: Sendable {
         }
         device = nil
         recorder.update { $0.state = .finished }
-        channel.finish()
+        sink.finish(nil)
     }
 
     /// Waits for one period (or a timeout, to notice a consumer that left) and hands it on.
     private mutating func capture(from device: ALSACaptureDevice) {
         do {
-            guard try device.waitForData(milliseconds: 250) else { return }
+            guard try device.waitForData(milliseconds: 250) else {
+                try checkStalled(device)
+                return
+            }
             let available = try device.available()
             let now = MonotonicClock.now()
             // The ring is full and the reader was away longer than it holds: audio was lost, and what is queued is
@@ -73,11 +89,22 @@ struct ALSACaptureLoop: Sendable {
                                     startFrame: position, captureTimeNanoseconds: readTime - min(age, readTime))
             position += Int64(count)
             recorder.progressed(frames: count, at: readTime)
-            channel.send(block)
+            if !sink.deliver(block) { stopped = true }
         } catch where error.isRecoverable {
             recover(device, from: error)
         } catch {
             lose(error)
+        }
+    }
+
+    /// A quarter second without data: act on a state that no read would report.
+    private mutating func checkStalled(_ device: ALSACaptureDevice) throws(ALSAError) {
+        switch device.condition {
+        case .running: return
+        case .overrun: recover(device, from: .overrun("snd_pcm_state: XRUN"))
+        case .suspended: recover(device, from: ALSAError(-ESTRPIPE, "snd_pcm_state: SUSPENDED"))
+        case .stopped: try device.start()
+        case .disconnected: throw ALSAError(-ENODEV, "snd_pcm_state: DISCONNECTED")
         }
     }
 
@@ -115,7 +142,9 @@ struct ALSACaptureLoop: Sendable {
         let fillStep = UInt64(20_000_000)
         if MonotonicClock.now() >= nextAttempt {
             do {
-                device = try ALSACaptureDevice(name: deviceName, required: parameters)
+                let reopened = try ALSACaptureDevice(name: deviceName, required: parameters)
+                try reopened.start()
+                device = reopened
                 lastReadTime = MonotonicClock.now()
                 recorder.update { $0.reopens += 1 }
                 logger.notice("\(spec) is back after \(failedAttempts + 1) attempt(s); capturing again")
@@ -130,8 +159,10 @@ struct ALSACaptureLoop: Sendable {
         guard MonotonicClock.now() >= nextFill else { return }
         nextFill += fillStep
         let silence = [Float](repeating: 0, count: fillFrames * parameters.channels)
-        channel.send(SampleBlock(samples: silence, channels: parameters.channels, sampleRate: parameters.sampleRate,
-                                 startFrame: position, captureTimeNanoseconds: MonotonicClock.now()))
+        if !sink.deliver(SampleBlock(samples: silence, channels: parameters.channels, sampleRate: parameters.sampleRate,
+                                 startFrame: position, captureTimeNanoseconds: MonotonicClock.now())) {
+            stopped = true
+        }
         position += Int64(fillFrames)
     }
 

@@ -46,25 +46,27 @@ public final class ALSACaptureSource: AudioSource {
         opened = Locked(handle)
     }
 
+    // About 170 ms may queue for a slow consumer; past that the device overruns and restarts fresh.
     public func blocks() -> AsyncThrowingStream<SampleBlock, any Error> {
-        // About 170 ms may queue for a slow consumer; past that the device overruns and restarts fresh.
-        let channel = BlockChannel(capacity: 32)
+        BlockSink.stream(capacity: 32) { try startCapture(into: $0) }
+    }
+
+    public func forEachBlock(_ body: @escaping @Sendable (SampleBlock) -> Bool) async throws {
+        try await BlockSink.run(body) { try startCapture(into: $0) }
+    }
+
+    /// Starts the capture thread on the device opened at start-up (once: a second call fails).
+    private func startCapture(into sink: BlockSink) throws(LightShowError) {
         guard let handle = opened.withLock({ current in defer { current = nil }; return current }) else {
-            channel.finish(throwing: LightShowError("input \(spec) is already being read", exitStatus: .usage))
-            return channel.makeStream()
+            throw LightShowError("input \(spec) is already being read", exitStatus: .usage)
         }
         let loop = ALSACaptureLoop(
-            spec: spec, device: handle, parameters: parameters, channel: channel, recorder: recorder,
+            spec: spec, device: handle, parameters: parameters, sink: sink, recorder: recorder,
             stallRequest: stallRequest, logger: Logger(label: "lightshow.capture"))
-        do {
-            try DedicatedThread.start(name: "ls-alsa") {
-                var running = loop
-                running.run()
-            }
-        } catch {
-            channel.finish(throwing: error)
+        try DedicatedThread.start(name: "ls-alsa") {
+            var running = loop
+            running.run()
         }
-        return channel.makeStream()
     }
 
     /// Makes the capture thread sleep for `seconds` before its next read, as a slow machine would: the way tests

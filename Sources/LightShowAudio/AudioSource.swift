@@ -17,8 +17,20 @@ public protocol AudioSource: AnyObject, Sendable {
 
     /// Starts reading. Call once.
     func blocks() -> AsyncThrowingStream<SampleBlock, any Error>
+
+    /// Starts reading and calls `body` with each block, in order, on the source's own reader thread; returns when
+    /// the input ends or `body` returns false, and throws when the input fails for good. Call once, instead of
+    /// `blocks()`. A live source that implements it natively hands blocks over without waking a thread of the
+    /// cooperative pool for each one, which halves the wake-ups of a consumer (like `analyze`) that can run there.
+    func forEachBlock(_ body: @escaping @Sendable (SampleBlock) -> Bool) async throws
 }
 
 extension AudioSource {
     public var statistics: CaptureStatistics { CaptureStatistics() }
+
+    public func forEachBlock(_ body: @escaping @Sendable (SampleBlock) -> Bool) async throws {
+        for try await block in blocks() {
+            guard body(block) else { return }
+        }
+    }
 }

@@ -29,59 +29,71 @@ public final class RawPCMSource: AudioSource {
     }
 
     public func blocks() -> AsyncThrowingStream<SampleBlock, any Error> {
-        let channel = BlockChannel(capacity: 64)
-        let (path, spec, format, recorder) = (path, spec, format, recorder)
-        // About 5 ms of audio per read keeps the hand-off latency low; read(2) returns less when less has arrived.
-        let readBytes = max(1, format.sampleRate / 200) * format.bytesPerFrame
-        do {
-            try DedicatedThread.start(name: "ls-pcm") {
-                do {
-                    try Self.read(path: path, spec: spec, format: format, readBytes: readBytes,
-                                  channel: channel, recorder: recorder)
-                    channel.finish()
-                } catch {
-                    channel.finish(throwing: error)
-                }
-                recorder.update { $0.state = .finished }
-            }
-        } catch {
-            channel.finish(throwing: error)
-        }
-        return channel.makeStream()
+        BlockSink.stream(capacity: 64) { try startReading(into: $0) }
     }
 
-    private static func read(
-        path: String?, spec: InputSpec, format: PCMFormat, readBytes: Int,
-        channel: BlockChannel, recorder: StatisticsRecorder
-    ) throws(LightShowError) {
-        // A fifo's open waits here, on the reader thread, until a writer (MPD) opens the other end.
-        let fd = path.map { open($0, O_RDONLY | O_CLOEXEC) } ?? 0
-        guard fd >= 0 else {
-            throw LightShowError("input \(spec) can't be opened: \(String(cString: strerror(errno)))", exitStatus: .noInput)
-        }
-        defer { if path != nil { close(fd) } }
-        var decoder = PCMDecoder(format: format)
-        var buffer = [UInt8](repeating: 0, count: readBytes)
-        var position: Int64 = 0
-        while !channel.isClosed {
-            // Wake now and then to notice a consumer that has gone away.
-            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&poller, 1, 250)
-            if ready == 0 || (ready < 0 && errno == EINTR) { continue }
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, readBytes) }
-            if count < 0 {
-                if errno == EINTR || errno == EAGAIN { continue }
-                throw LightShowError("input \(spec): read failed: \(String(cString: strerror(errno)))", exitStatus: .ioError)
+    public func forEachBlock(_ body: @escaping @Sendable (SampleBlock) -> Bool) async throws {
+        try await BlockSink.run(body) { try startReading(into: $0) }
+    }
+
+    /// Starts the reader thread, which hands blocks to `sink` and finishes it at the end of input or on failure.
+    private func startReading(into sink: BlockSink) throws(LightShowError) {
+        let (path, spec, format, recorder) = (path, spec, format, recorder)
+        // read(2) returns as soon as anything has arrived, so each block is what the writer wrote (MPD: 5–10 ms),
+        // handed on at once. The cap (20 ms) only splits a backlog; splitting it finer would add wake-ups, not speed.
+        let readBytes = max(1, format.sampleRate / 50) * format.bytesPerFrame
+        try DedicatedThread.start(name: "ls-pcm") {
+            let reader = Reader(path: path, spec: spec, format: format, readBytes: readBytes, sink: sink, recorder: recorder)
+            do {
+                try reader.run()
+                recorder.update { $0.state = .finished }
+                sink.finish(nil)
+            } catch {
+                recorder.update { $0.state = .finished }
+                sink.finish(error)
             }
-            if count == 0 { break }
-            let now = MonotonicClock.now()
-            let samples = buffer.withUnsafeBytes { decoder.decode(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
-            guard !samples.isEmpty else { continue }
-            let block = SampleBlock(samples: samples, channels: format.channels, sampleRate: format.sampleRate,
-                                    startFrame: position, captureTimeNanoseconds: now)
-            position += Int64(block.frameCount)
-            recorder.progressed(frames: block.frameCount, at: now)
-            guard channel.send(block) else { return }
+        }
+    }
+
+    /// The reader thread's loop.
+    private struct Reader {
+        let path: String?
+        let spec: InputSpec
+        let format: PCMFormat
+        let readBytes: Int
+        let sink: BlockSink
+        let recorder: StatisticsRecorder
+
+        func run() throws(LightShowError) {
+            // A fifo's open waits here, on the reader thread, until a writer (MPD) opens the other end.
+            let fd = path.map { open($0, O_RDONLY | O_CLOEXEC) } ?? 0
+            guard fd >= 0 else {
+                throw LightShowError("input \(spec) can't be opened: \(String(cString: strerror(errno)))", exitStatus: .noInput)
+            }
+            defer { if path != nil { close(fd) } }
+            var decoder = PCMDecoder(format: format)
+            var buffer = [UInt8](repeating: 0, count: readBytes)
+            var position: Int64 = 0
+            while !sink.isCancelled() {
+                // Wake now and then to notice a consumer that has gone away.
+                var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                let ready = poll(&poller, 1, 250)
+                if ready == 0 || (ready < 0 && errno == EINTR) { continue }
+                let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, readBytes) }
+                if count < 0 {
+                    if errno == EINTR || errno == EAGAIN { continue }
+                    throw LightShowError("input \(spec): read failed: \(String(cString: strerror(errno)))", exitStatus: .ioError)
+                }
+                if count == 0 { break }
+                let now = MonotonicClock.now()
+                let samples = buffer.withUnsafeBytes { decoder.decode(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+                guard !samples.isEmpty else { continue }
+                let block = SampleBlock(samples: samples, channels: format.channels, sampleRate: format.sampleRate,
+                                        startFrame: position, captureTimeNanoseconds: now)
+                position += Int64(block.frameCount)
+                recorder.progressed(frames: block.frameCount, at: now)
+                guard sink.deliver(block) else { return }
+            }
         }
     }
 }

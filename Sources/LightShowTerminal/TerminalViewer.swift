@@ -52,6 +52,11 @@ public final class TerminalViewer: @unchecked Sendable {
 
     /// Runs until q or a terminating signal; the terminal is restored before it returns.
     public func run() -> Outcome {
+        // Threads started from Swift's pool inherit its blocked signals; this one stops and dies by them.
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        for number in TerminalSignals.forwarded { sigaddset(&signals, number) }
+        pthread_sigmask(SIG_UNBLOCK, &signals, nil)
         session.enter()
         defer { session.leave() }
         let period = UInt64(1e9 / max(1, options.framesPerSecond))

@@ -1,7 +1,7 @@
 import ArgumentParser
-import LightShowAnalysis
 import LightShowAudio
 import LightShowCore
+import LightShowDaemon
 
 /// `--format` values; mirrors `AnalysisOutputFormat` so the core type needs no ArgumentParser conformance.
 enum AnalyzeFormatOption: String, CaseIterable, ExpressibleByArgument {
@@ -61,6 +61,12 @@ struct AnalyzeCommand: AsyncParsableCommand {
     /// Frames per second after the default.
     var framesPerSecond: Double { fps ?? 60 }
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Follow MPD for the state column (default: [mpd] address of the config).", valueName: "HOST[:PORT]|SOCKET")
+    )
+    var mpd: String?
+
     func validate() throws {
         guard framesPerSecond.isFinite, Self.fpsRange.contains(framesPerSecond) else {
             throw ValidationError("--fps must be between 1 and 240, got \(framesPerSecond.formatted)")
@@ -82,6 +88,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
                 }
                 configuration.input.pcmFormat = pcm
             }
+            if let mpd { configuration.mpd.address = mpd }
             try await analyze(configuration)
         }
     }
@@ -92,9 +99,8 @@ struct AnalyzeCommand: AsyncParsableCommand {
             pcmFormat: configuration.input.pcmFormat,
             pacing: realtime ? .realtime : .natural
         )
-        let analyzer = LevelAnalyzer(
-            settings: configuration.analysis, bands: configuration.bands,
-            sampleRate: source.sampleRate, framesPerSecond: framesPerSecond
+        let engine = ShowEngine(
+            source: source, configuration: configuration, framesPerSecond: framesPerSecond, mpd: try MPDClient(settings: configuration.mpd)
         )
         let formatter = AnalysisLineFormatter(format: format.outputFormat)
         let writer = StandardOutputWriter(immediate: source.isLive || realtime)
@@ -102,18 +108,21 @@ struct AnalyzeCommand: AsyncParsableCommand {
             writer.buffer.append(contentsOf: header.utf8)
             try writer.frameDone()
         }
-        // The playback state machine comes later; until then every frame is "playing".
-        let state = PlaybackState.playing
-        for try await block in source.blocks() {
-            for frame in analyzer.process(block) {
-                formatter.append(time: frame.time, levels: frame.levels, state: state, to: &writer.buffer)
+        do {
+            try await engine.run { frame in
+                formatter.append(time: frame.time, levels: frame.levels, state: frame.state, to: &writer.buffer)
                 try writer.frameDone()
+                if writer.isClosed { throw OutputClosed() }
             }
-            if writer.isClosed { return }
+        } catch is OutputClosed {
+            return
         }
         try writer.flush()
     }
 }
+
+/// The reader of stdout went away: stop quietly.
+private struct OutputClosed: Error {}
 
 extension Double {
     /// `60` rather than `60.0` in messages.

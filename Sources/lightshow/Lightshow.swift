@@ -1,4 +1,8 @@
 import ArgumentParser
+import Logging
+#if canImport(Glibc)
+import Glibc
+#endif
 
 @main
 struct Lightshow: AsyncParsableCommand {
@@ -22,4 +26,16 @@ struct Lightshow: AsyncParsableCommand {
             ConfigCommand.self,
         ]
     )
+
+    static func main() async {
+        // Logs go to stderr: stdout carries data (analyze) and frames (watch).
+        // LIGHTSHOW_LOG=trace|debug|info|notice|warning|error raises or lowers the default (warning).
+        let level = getenv("LIGHTSHOW_LOG").flatMap { Logger.Level(rawValue: String(cString: $0)) } ?? .warning
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        await main(nil)
+    }
 }

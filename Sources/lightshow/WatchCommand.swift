@@ -88,9 +88,8 @@ struct WatchCommand: AsyncParsableCommand {
     func run() async throws {
         let outcome = try await reportingUserErrors { try await watch() }
         if case .signal(let number) = outcome {
-            // The terminal is restored; now end the way the signal would have ended us.
-            signal(number, SIG_DFL)
-            raise(number)
+            // Only reached if the signal could not end us on the viewer thread.
+            throw ExitCode(128 + number)
         }
     }
 
@@ -127,23 +126,30 @@ struct WatchCommand: AsyncParsableCommand {
             pipeline = Task {}
         } else {
             let source = try openSource(configuration)
-            let local = LocalShowFeed()
+            let local = EngineShowFeed(source: source, configuration: configuration, framesPerSecond: fps)
             feed = local
-            pipeline = Task {
-                try await local.run(source: source, configuration: configuration, framesPerSecond: fps)
-            }
+            pipeline = Task { try await local.run() }
         }
         defer { subscription?.close() }
         let viewer = TerminalViewer(session: session, feed: feed, options: options)
-        let outcome = try await runOnOwnThread { viewer.run() }
+        let outcome = try await runOnOwnThread {
+            let outcome = viewer.run()
+            // The terminal is restored; die by the signal as the shell expects (exit status 128+n). From this thread,
+            // which unblocked the signals, because the pool's threads block them.
+            if case .signal(let number) = outcome {
+                signal(number, SIG_DFL)
+                raise(number)
+            }
+            return outcome
+        }
         pipeline.cancel()
         if viewer.controls.tuning.bands != configuration.bands, outcome == .quit {
             print("# Tuned band ranges for lightshow.toml:")
             print(viewer.controls.tuning.tomlSnippet, terminator: "")
         }
         // A pipeline failure (the input was lost for good) is reported after the terminal is restored.
-        if pipeline.isCancelled == false || outcome == .quit {
-            if case .failure(let error) = await pipeline.result, !(error is CancellationError) { throw error }
+        if outcome == .quit, case .failure(let error) = await pipeline.result, !(error is CancellationError) {
+            throw error
         }
         return outcome
     }

@@ -20,32 +20,40 @@ done
 work=$(mktemp -d "${TMPDIR:-/tmp}/record-speed.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-now() { date +%s.%N; }
-rate() { awk -v n="$1" -v a="$2" -v b="$3" 'BEGIN { printf "%.1f", n / (b - a) }'; }
+# `timed FILE cmd…` runs cmd and writes "wall user sys" seconds to FILE.
+timed() {
+    local out=$1; shift
+    local TIMEFORMAT='%R %U %S'
+    { time "$@" 2>/dev/null; } 2>"$out"
+}
+# Frames per wall-clock second, and per CPU-second (the fairer figure when other work shares the machine).
+wall_rate() { awk -v n="$1" '{ printf "%.1f", n / $1 }' "$2"; }
+cpu_rate() { awk -v n="$1" '{ printf "%.1f", n / ($2 + $3) }' "$2"; }
 
 # Bass pulse, a mid tone and hats-like treble, with a tremolo so the lights move.
 sox -n -r 44100 -c 2 "$work/track.wav" synth "$SECONDS_OF_AUDIO" sine 55 sine 440 sine 6000 tremolo 2 80
 
-start=$(now)
-"$BIN" record --input "$work/track.wav" --out "$work/ours" --fps "$FPS" --size "$SIZE" 2>/dev/null
-end=$(now)
+timed "$work/ours.time" "$BIN" record --input "$work/track.wav" --out "$work/ours" --fps "$FPS" --size "$SIZE"
 frames=$(find "$work/ours" -name 'frame_*.png' | wc -l)
 expected=$((SECONDS_OF_AUDIO * FPS))
 [ "$frames" -eq "$expected" ] || { echo "record-speed: expected $expected frames, got $frames" >&2; exit 1; }
-ours=$(rate "$frames" "$start" "$end")
+ours=$(wall_rate "$frames" "$work/ours.time")
+ours_cpu=$(cpu_rate "$frames" "$work/ours.time")
 bytes=$(du -sb --exclude=audio.wav "$work/ours" | cut -f1)
 
 (( FFMPEG_FRAMES > frames )) && FFMPEG_FRAMES=$frames
 ffmpeg -v error -i "$work/ours/frame_%06d.png" -frames:v "$FFMPEG_FRAMES" -f rawvideo -pix_fmt rgb24 "$work/raw.rgb"
 mkdir "$work/theirs"
-start=$(now)
-ffmpeg -v error -f rawvideo -pix_fmt rgb24 -s "$SIZE" -r "$FPS" -i "$work/raw.rgb" -c:v png "$work/theirs/frame_%06d.png"
-end=$(now)
-theirs=$(rate "$FFMPEG_FRAMES" "$start" "$end")
+timed "$work/theirs.time" ffmpeg -v error -f rawvideo -pix_fmt rgb24 -s "$SIZE" -r "$FPS" -i "$work/raw.rgb" \
+    -c:v png "$work/theirs/frame_%06d.png"
+theirs=$(wall_rate "$FFMPEG_FRAMES" "$work/theirs.time")
+theirs_cpu=$(cpu_rate "$FFMPEG_FRAMES" "$work/theirs.time")
+their_bytes=$(du -sb "$work/theirs" | cut -f1)
 
 ratio=$(awk -v a="$ours" -v b="$theirs" 'BEGIN { printf "%.2f", a / b }')
+cpu_ratio=$(awk -v a="$ours_cpu" -v b="$theirs_cpu" 'BEGIN { printf "%.2f", a / b }')
 met=$(awk -v r="$ratio" -v t="$TARGET" 'BEGIN { print (r >= t) ? "yes" : "NO" }')
 echo "record-speed: ${SIZE} ${FPS} fps, ${SECONDS_OF_AUDIO} s of audio"
-echo "  lightshow record: ${ours} frames/s (${frames} frames, $((bytes / frames / 1024)) KB/frame, $(awk -v r="$ours" -v f="$FPS" 'BEGIN { printf "%.1f", r / f }')× real time)"
-echo "  ffmpeg -c:v png : ${theirs} frames/s (${FFMPEG_FRAMES} of the same frames)"
-echo "  ratio: ${ratio}× ffmpeg (target ≥ ${TARGET}×: ${met})"
+echo "  lightshow record: ${ours} frames/s, ${ours_cpu} per CPU-second (${frames} frames incl. analysis, $((bytes / frames / 1024)) KB/frame, $(awk -v r="$ours" -v f="$FPS" 'BEGIN { printf "%.1f", r / f }')× real time)"
+echo "  ffmpeg -c:v png : ${theirs} frames/s, ${theirs_cpu} per CPU-second (${FFMPEG_FRAMES} of the same frames, $((their_bytes / FFMPEG_FRAMES / 1024)) KB/frame)"
+echo "  ratio: ${ratio}× ffmpeg's frame rate (target ≥ ${TARGET}×: ${met}); ${cpu_ratio}× per CPU-second"

@@ -34,15 +34,15 @@ import Glibc
     /// the frames grow as the lights come up, and the limit sits between a dark frame and a lit one.
     @Test func aWriteErrorPartwayStopsWithExit74AndLeavesValidFrames() throws {
         let dir = try TemporaryDirectory("record-efbig")
-        // 8 kHz mono keeps audio.wav (32 KB/s as float, 64 KB in all) under the 80 KB limit. At 3840x2160 a dark
-        // frame of the first second is about 52 KB, a lit one of the noise after it about 99 KB.
-        let mono = Signals.silence(seconds: 1, sampleRate: 8000) + Signals.noise(dbfs: -6, seconds: 1, sampleRate: 8000)
+        // 8 kHz mono keeps audio.wav (32 KB/s as float, 32 KB in all) under the 48 KB limit. At 2560x1440 a dark
+        // frame of the first half second is about 36 KB, a lit one of the noise after it about 72 KB.
+        let mono = Signals.silence(seconds: 0.5, sampleRate: 8000) + Signals.noise(dbfs: -6, seconds: 0.5, sampleRate: 8000)
         let input = try dir.write("input.wav", Signals.wav(mono, channels: 1, sampleRate: 8000))
         let out = dir.file("out")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
         process.arguments = [
-            "--fsize=81920", LightshowProcess.executableURL.path, "record", "--input", input, "--out", out, "--size", "3840x2160", "--fps", "10",
+            "--fsize=49152", LightshowProcess.executableURL.path, "record", "--input", input, "--out", out, "--size", "2560x1440", "--fps", "20",
         ]
         let err = Pipe()
         process.standardError = err

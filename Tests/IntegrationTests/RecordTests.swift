@@ -99,6 +99,47 @@ import TestSupport
         #expect((lines[5]["treble"] as? Double ?? 1) < 0.1)
     }
 
+    /// `--config` sets the colours, the gradient and the proportions the frames are drawn with.
+    @Test func theConfigFileStylesTheFrames() throws {
+        let dir = try TemporaryDirectory("record-config")
+        let input = try track(in: dir, seconds: 1)
+        let config = try dir.write("lightshow.toml", Data("""
+            [background]
+            from = "#000000"
+            to = "#FF8000"
+            angle = 0
+            [bands.bass]
+            color = "#00FFFF"
+            [scene]
+            margin = 0.1
+            toolbar_height = 0.2
+            """.utf8))
+        let out = dir.file("out")
+        let result = try LightshowProcess.run(["record", "--config", config, "--input", input, "--out", out, "--size", "320x180"])
+        #expect(result.status == 0, "\(result.stderr)")
+        var configuration = Configuration.defaults
+        configuration.background.from = RGBColor(red: 0, green: 0, blue: 0)
+        configuration.background.to = RGBColor(red: 0xFF, green: 0x80, blue: 0)
+        configuration.background.angle = 0
+        configuration.bands.bass.color = RGBColor(red: 0, green: 0xFF, blue: 0xFF)
+        configuration.scene.margin = 0.1
+        configuration.scene.toolbarHeight = 0.2
+        let png = try DecodedPNG(path: out + "/frame_000020.png")
+        // Angle 0 runs left to right: black at the left edge, nearly orange at the right, whatever the row.
+        #expect(png.pixel(0, 0) == [0, 0, 0])
+        #expect(png.pixel(0, 179) == [0, 0, 0])
+        #expect(png.pixel(319, 0) == [254, 128, 0])
+        let level = try #require(try jsonLines(out)[20]["bass"] as? Double)
+        let scene = Scene(frame: ShowFrame(index: 20, time: 0, levels: .zero, state: .playing, title: ""), width: 320, height: 180, style: Scene.Style(configuration))
+        #expect(scene.layout.toolbar.height == 36)
+        let centre = (Int(scene.lights[0].circle.center.x), Int(scene.lights[0].circle.center.y))
+        let background = scene.background.color(x: Double(centre.0), y: Double(centre.1), width: 320, height: 180)
+        let expected = configuration.bands.bass.color.composited(over: background, alpha: level)
+        let actual = png.pixel(centre.0, centre.1)
+        #expect(zip(actual, [expected.red, expected.green, expected.blue]).allSatisfy { abs(Int($0) - Int($1)) <= 1 }, "\(actual) vs \(expected)")
+        #expect(level > 0.5, "the bass tone lights the bass")
+    }
+
     @Test(arguments: [
         ["--size", "0x720"], ["--size", "1281x720"], ["--size", "1280x721"], ["--size", "7682x4320"], ["--size", "big"],
         ["--fps", "0"], ["--fps", "1000"], ["--fps", "nan"], ["--duration", "soon"], ["--duration", "0"],
@@ -122,6 +163,21 @@ import TestSupport
         let forced = try LightshowProcess.run(["record", "--input", input, "--out", dir.file("out"), "--size", "64x36", "--force"])
         #expect(forced.status == 0, "\(forced.stderr)")
         #expect(try frameNames(dir.file("out")).count == 15, "the stale frame is gone")
+    }
+
+    /// A live input that ends by itself (raw PCM on stdin) gives one frame per 1/fps of audio that arrived.
+    @Test func rawPCMOnStdinRecordsUntilItEnds() throws {
+        let dir = try TemporaryDirectory("record-stdin")
+        let pcm = Signals.s16le(Signals.interleave(Signals.sine(frequency: 2000, seconds: 1.5, sampleRate: 22_050, amplitude: 0.4), channels: 2))
+        let result = try LightshowProcess.run(
+            ["record", "--input", "-", "--format-pcm", "22050:16:2", "--out", dir.file("out"), "--size", "64x36", "--fps", "20"],
+            stdin: pcm
+        )
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = try jsonLines(dir.file("out"))
+        #expect(lines.count == 30)
+        #expect(try frameNames(dir.file("out")).count == 30)
+        #expect((lines[29]["mid"] as? Double ?? 0) > 0.5, "a 2 kHz tone lights the mid")
     }
 
     @Test func theDemoRecordsOfflineForItsDuration() throws {

@@ -45,7 +45,10 @@ import Glibc
 
     @Test(arguments: [(60.0, Band.bass), (1_000.0, .mid), (8_000.0, .treble)])
     func fileDeviceDeliversTheTone(_ frequency: Double, _ band: Band) async throws {
-        let tone = Signals.interleave(Signals.sine(frequency: frequency, seconds: 2, sampleRate: 48_000), channels: 2)
+        // Three seconds in the file, two taken: if a starved test process makes the device overrun and drop a
+        // little, what is taken is still all tone.
+        let tone = Signals.interleave(Signals.sine(frequency: frequency, seconds: 3, sampleRate: 48_000), channels: 2)
+        let taken = 96_000
         let device = try ALSAFileDevice(samples: tone, channels: 2)
         useALSAConfig(device.configPath)
         defer { useALSAConfig(nil) }
@@ -54,26 +57,43 @@ import Glibc
         #expect(source.channels == 2)
         #expect(source.isLive)
         let collector = BlockCollector(source)
-        // The file plugin has no end: take exactly the frames that were written.
-        #expect(await collector.waitForFrames(device.frameCount))
+        // The file plugin has no end of file: take a counted number of frames.
+        #expect(await collector.waitForFrames(taken))
         collector.stop()
         #expect(await collector.waitForEnd())
         #expect(await ExternalTool.waitUntil(seconds: 10) { source.statistics.state == .finished }, "cancelling stops capture")
-        let captured = Array(Spectrum.channel(0, of: collector.samples, channels: 2).prefix(device.frameCount))
+        let captured = Array(Spectrum.channel(0, of: collector.samples, channels: 2).prefix(taken))
         let firstHalf = Array(captured.prefix(48_000))
         #expect(abs(Spectrum.dominantFrequency(firstHalf, sampleRate: 48_000) - frequency) < 30)
         #expect(abs(Spectrum.rms(firstHalf) - 0.5 / 2.0.squareRoot()) < 0.03)
         #expect(collector.blocks.allSatisfy { $0.captureTimeNanoseconds != nil })
-        #expect(source.statistics.framesDelivered >= Int64(device.frameCount))
+        #expect(source.statistics.framesDelivered >= Int64(taken))
         #expect(source.statistics.losses == 0)
         // What was captured lights the tone's band, and only that one.
         var blocks: [SampleBlock] = []
         var frames = 0
-        for block in collector.blocks where frames < device.frameCount {
+        for block in collector.blocks where frames < taken {
             blocks.append(block)
             frames += block.frameCount
         }
         expectBand(band, litBy: settledLevels(blocks, sampleRate: 48_000), "\(Int(frequency)) Hz")
+    }
+
+    @Test func forEachBlockCapturesOnTheReaderThread() async throws {
+        let tone = Signals.interleave(Signals.sine(frequency: 500, seconds: 0.5, sampleRate: 48_000), channels: 2)
+        let device = try ALSAFileDevice(samples: tone, channels: 2)
+        useALSAConfig(device.configPath)
+        defer { useALSAConfig(nil) }
+        let source = try AudioSources.open(.alsa(device: device.name))
+        let samples = Locked<[Float]>([])
+        let wanted = device.frameCount * 2
+        try await source.forEachBlock { block in
+            samples.value += block.samples
+            return samples.value.count < wanted
+        }
+        #expect(await ExternalTool.waitUntil(seconds: 10) { source.statistics.state == .finished }, "returning false stops capture")
+        let left = Spectrum.channel(0, of: Array(samples.value.prefix(wanted)), channels: 2)
+        #expect(abs(Spectrum.dominantFrequency(Array(left.prefix(16_384)), sampleRate: 48_000) - 500) < 30)
     }
 
     @Test func unknownDeviceFailsAtStartAndSuggestsDevices() throws {
@@ -86,14 +106,11 @@ import Glibc
         #expect(error?.message.contains("lightshow devices") == true)
     }
 
-    /// Plays a 1 kHz tone into the null sink and waits until capture holds a loud stretch of it.
-    private func hearTone(_ collector: BlockCollector, server: PulseAudioServer, in dir: TemporaryDirectory) async throws -> [Float] {
-        let tone = Signals.interleave(Signals.sine(frequency: 1_000, seconds: 4, sampleRate: 48_000), channels: 2)
-        let player = try server.play(try dir.write("tone.wav", Signals.wav(tone, channels: 2, sampleRate: 48_000)))
-        defer { if player.isRunning { player.terminate() } }
+    /// Waits until the newest 16384 frames captured are loud (the tone got through); returns their left channel.
+    private func loudStretch(in collector: BlockCollector) async -> [Float] {
         var loud: [Float] = []
         let heard = await ExternalTool.waitUntil(seconds: 30) {
-            let left = Spectrum.channel(0, of: collector.samples.suffix(2 * 16_384), channels: 2)
+            let left = Spectrum.channel(0, of: collector.newestSamples(2 * 16_384), channels: 2)
             guard left.count == 16_384, Spectrum.rms(left) > 0.2 else { return false }
             loud = left
             return true
@@ -111,19 +128,31 @@ import Glibc
         let source = try AudioSources.open(.alsa(device: "pulse"))
         let collector = BlockCollector(source)
         #expect(await collector.waitForFrames(1, seconds: 30))
-        let loud = try await hearTone(collector, server: server, in: dir)
+        // A long tone, so it still plays however long a loaded machine takes to deliver the first of it.
+        let tone = Signals.interleave(Signals.sine(frequency: 1_000, seconds: 30, sampleRate: 48_000), channels: 2)
+        let player = try server.play(try dir.write("tone.wav", Signals.wav(tone, channels: 2, sampleRate: 48_000)))
+        defer { if player.isRunning { player.terminate() } }
+        let loud = await loudStretch(in: collector)
         if !loud.isEmpty {
             #expect(abs(Spectrum.dominantFrequency(loud, sampleRate: source.sampleRate) - 1_000) < 30)
             // Half a second more of the tone, then the analyzer sees mid alone.
-            let heardAt = collector.frameCount
-            #expect(await collector.waitForFrames(heardAt + source.sampleRate / 2))
-            expectBand(.mid, litBy: settledLevels(collector.blocks, sampleRate: source.sampleRate), "paplay 1 kHz")
+            let until = collector.frameCount + source.sampleRate / 2
+            #expect(await collector.waitForFrames(until))
+            var blocks: [SampleBlock] = []
+            var frames = 0
+            for block in collector.blocks where frames < until {
+                blocks.append(block)
+                frames += block.frameCount
+            }
+            expectBand(.mid, litBy: settledLevels(blocks, sampleRate: source.sampleRate), "paplay 1 kHz")
         }
         // Paced: over two seconds of wall time, about two seconds of audio arrive.
         let (frames0, time0) = (source.statistics.framesDelivered, Date())
         try await Task.sleep(nanoseconds: 2_000_000_000)
         let rate = Double(source.statistics.framesDelivered - frames0) / Date().timeIntervalSince(time0)
-        #expect(rate > 0.7 * Double(source.sampleRate) && rate < 1.3 * Double(source.sampleRate), "\(rate) frames/s")
+        // Never faster than real time (the file plugin, unpaced, gives millions of frames a second); the lower bound
+        // is loose because a starved test process may lose audio to overruns, which is not what this checks.
+        #expect(rate > 0.3 * Double(source.sampleRate) && rate < 1.3 * Double(source.sampleRate), "\(rate) frames/s")
         #expect(source.statistics.state == .running)
         collector.stop()
         #expect(await ExternalTool.waitUntil(seconds: 10) { source.statistics.state == .finished }, "cancelling stops capture")

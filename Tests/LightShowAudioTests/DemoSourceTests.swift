@@ -43,16 +43,15 @@ import TestSupport
     }
 
     @Test func offlineRendersExactlyTheDuration() async throws {
-        let source = try AudioSources.open(.demo, pacing: .offline, duration: 6)
+        let source = try AudioSources.open(.demo, pacing: .offline, duration: 2)
         #expect(source.sampleRate == 48_000 && source.channels == 2 && !source.isLive)
-        let started = Date()
         let collector = BlockCollector(source)
         #expect(await collector.waitForEnd())
-        #expect(collector.frameCount == 288_000)
-        #expect(Date().timeIntervalSince(started) < 5, "offline rendering is not paced to the clock")
-        #expect(collector.blocks.allSatisfy { $0.captureTimeNanoseconds == nil })
+        #expect(collector.frameCount == 96_000)
+        // Unpaced: big blocks without capture times (a wall-clock bound would measure the machine's load).
+        #expect(collector.blocks.allSatisfy { $0.captureTimeNanoseconds == nil && $0.frameCount == 4_800 })
         var expected: [Float] = []
-        DemoSynth().render(from: 0, frameCount: 288_000, into: &expected)
+        DemoSynth().render(from: 0, frameCount: 96_000, into: &expected)
         #expect(collector.samples == expected)
     }
 

@@ -39,7 +39,7 @@ import TestSupport
         var path = wav
         if format != "wav" {
             path = dir.file("tone.\(format)")
-            try ExternalTool.run("sox", [wav, path])
+            try await ExternalTool.runDetached("sox", [wav, path])
         }
         let source = try AudioSources.open(.file(path: path))
         #expect(source.sampleRate == 48_000)
@@ -141,13 +141,15 @@ import TestSupport
         #expect(collector.blocks.allSatisfy { $0.captureTimeNanoseconds != nil && $0.frameCount <= 240 })
     }
 
-    @Test func offlineReadingIsFasterThanRealTime() async throws {
+    @Test func offlineReadingIsUnpaced() async throws {
         let dir = try TemporaryDirectory()
         let path = try dir.write("t.wav", Signals.wav(Signals.sine(frequency: 100, seconds: 5), channels: 1, sampleRate: 48_000))
-        let started = Date()
         let collector = BlockCollector(try AudioSources.open(.file(path: path), pacing: .offline))
         #expect(await collector.waitForEnd())
         #expect(collector.frameCount == 240_000)
-        #expect(Date().timeIntervalSince(started) < 4, "5 s of audio is read well under real time")
+        // Big blocks with no capture time: read as fast as the consumer takes them, not paced to the clock
+        // (a wall-clock bound would only measure how busy the test machine is).
+        #expect(collector.blocks.allSatisfy { $0.captureTimeNanoseconds == nil })
+        #expect(collector.blocks.dropLast().allSatisfy { $0.frameCount == 4_096 })
     }
 }

@@ -36,7 +36,7 @@ import Glibc
         #expect(collector.error == nil)
         #expect(collector.frameCount == 22_050, "whole frames only; the 3 trailing bytes are dropped")
         let blocks = collector.blocks
-        #expect(blocks.allSatisfy { $0.frameCount <= 44_100 / 200 }, "blocks of at most 5 ms")
+        #expect(blocks.allSatisfy { $0.frameCount <= 44_100 / 50 }, "blocks of at most 20 ms")
         #expect(blocks.allSatisfy { $0.captureTimeNanoseconds != nil })
         #expect(abs(Spectrum.dominantFrequency(Spectrum.channel(0, of: collector.samples, channels: 2), sampleRate: 44_100) - 1_000) < 30)
     }
@@ -71,6 +71,34 @@ import Glibc
         #expect(collector.frameCount == 8_820)
         let starts = collector.blocks.map(\.startFrame)
         #expect(starts == starts.sorted())
+    }
+
+    @Test func forEachBlockRunsOnTheReaderAndStopsWhenAsked() async throws {
+        let dir = try TemporaryDirectory()
+        let tone = Signals.interleave(Signals.sine(frequency: 700, seconds: 0.5, sampleRate: 44_100), channels: 2)
+        let path = try fifo(in: dir, chunks: [Signals.s16le(tone)])
+        let frames = Locked(0)
+        try await AudioSources.open(.fifo(path: path)).forEachBlock { block in
+            frames.value += block.frameCount
+            return true
+        }
+        #expect(frames.value == 22_050, "every frame, then the end of input returns")
+
+        let path2 = dir.file("second.fifo")
+        #expect(mkfifo(path2, 0o600) == 0)
+        Thread.detachNewThread {
+            guard let handle = FileHandle(forWritingAtPath: path2) else { return }
+            // Endless until the reader goes away (the write then fails with EPIPE, ignored here).
+            signal(SIGPIPE, SIG_IGN)
+            let chunk = Signals.s16le(Signals.interleave(Signals.silence(seconds: 0.01, sampleRate: 44_100), channels: 2))
+            while (try? handle.write(contentsOf: chunk)) != nil {}
+        }
+        let blocks = Locked(0)
+        try await AudioSources.open(.fifo(path: path2)).forEachBlock { _ in
+            blocks.value += 1
+            return blocks.value < 3
+        }
+        #expect(blocks.value == 3, "returning false stops reading")
     }
 
     @Test func missingFifoIsInputNotFound() {

@@ -8,25 +8,16 @@ import TestSupport
 /// The MPD client against a real MPD that each test starts on its own port, socket and music directory.
 @Suite(.serialized) struct MPDClientTests {
     /// A server with one tagged FLAC ("Test Tone") and one untagged WAV, both in the queue.
-    static func server(password: String? = nil) throws -> MPDServer {
-        let server = try MPDServer(password: password) { music in
-            try run("/usr/bin/sox", ["-n", "-c", "2", "-r", "44100", "--comment", "TITLE=Test Tone",
-                                     "\(music)/tone.flac", "synth", "60", "sine", "440"])
-            try run("/usr/bin/sox", ["-n", "-c", "2", "-r", "44100", "\(music)/beat.wav", "synth", "60", "sine", "80"])
+    static func server(password: String? = nil) async throws -> MPDServer {
+        let server = try await MPDServer(password: password) { music in
+            try ExternalTool.run("sox", ["-n", "-c", "2", "-r", "44100", "--comment", "TITLE=Test Tone",
+                                         "\(music)/tone.flac", "synth", "60", "sine", "440"])
+            try ExternalTool.run("sox", ["-n", "-c", "2", "-r", "44100", "\(music)/beat.wav", "synth", "60", "sine", "80"])
         }
         try server.mpc("update", "--wait", password: password)
         try server.mpc("add", "tone.flac", password: password)
         try server.mpc("add", "beat.wav", password: password)
         return server
-    }
-
-    static func run(_ tool: String, _ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw TestFailure("\(tool) \(arguments) failed") }
     }
 
     func client(_ address: String, password: String = "") throws -> MPDClient {
@@ -46,7 +37,7 @@ import TestSupport
     }
 
     @Test func followsPlayPauseStopWithinTheLatencyBudget() async throws {
-        let server = try Self.server()
+        let server = try await Self.server()
         let client = try client(server.address)
         defer { client.stop() }
         let events = StreamRecorder(client.events)
@@ -79,7 +70,7 @@ import TestSupport
     }
 
     @Test func reconnectsAfterMPDIsKilledAndRestarted() async throws {
-        let server = try Self.server()
+        let server = try await Self.server()
         let client = try client(server.address)
         defer { client.stop() }
         let events = StreamRecorder(client.events)
@@ -90,7 +81,7 @@ import TestSupport
         seen = try await events.first("connection lost", after: seen) {
             if case .lost = $0 { return true } else { return false }
         }.index
-        try server.start()
+        try await server.start()
         // A restarted MPD without a state file comes back stopped; the client finds it by itself.
         seen = try await events.first("reconnected", after: seen, where: Self.state(.stopped)).index
         try server.mpc("add", "tone.flac")
@@ -101,7 +92,7 @@ import TestSupport
     }
 
     @Test func connectsOverTheUnixSocketWithAPassword() async throws {
-        let server = try Self.server(password: "s3cret word")
+        let server = try await Self.server(password: "s3cret word")
         let client = try client(server.socketPath, password: "s3cret word")
         defer { client.stop() }
         let events = StreamRecorder(client.events)
@@ -111,7 +102,7 @@ import TestSupport
     }
 
     @Test func aWrongPasswordIsReportedAndRetried() async throws {
-        let server = try Self.server(password: "right")
+        let server = try await Self.server(password: "right")
         let client = try client(server.address, password: "wrong")
         defer { client.stop() }
         let events = StreamRecorder(client.events)

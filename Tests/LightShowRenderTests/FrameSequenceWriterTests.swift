@@ -14,11 +14,11 @@ import TestSupport
         try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
     }
 
-    @Test func writesEveryFrameInOrderAndListsIt() throws {
+    @Test func writesEveryFrameInOrderAndListsIt() async throws {
         let tmp = try TemporaryDirectory("writer")
         let out = try OutputDirectory(path: tmp.file("out"), force: false)
         let writer = try FrameSequenceWriter(directory: out, width: 160, height: 90, style: Scene.Style(), workers: 3)
-        for index in 0..<45 { try writer.submit(frame(index)) }
+        for index in 0..<45 { try await writer.submit(frame(index)) }
         #expect(try writer.finish() == 45)
         let names = try listing(out.path)
         #expect(names == (0..<45).map(OutputDirectory.frameName) + ["frames.jsonl"])
@@ -49,7 +49,7 @@ import TestSupport
     }
 
     /// A directory squatting on frame 12's temporary name makes that write fail for real (EISDIR, even as root).
-    @Test func aWriteErrorStopsWithEveryEarlierFrameValidAndListed() throws {
+    @Test func aWriteErrorStopsWithEveryEarlierFrameValidAndListed() async throws {
         let tmp = try TemporaryDirectory("writer-fail")
         let out = try OutputDirectory(path: tmp.file("out"), force: false)
         let blocker = out.file(OutputDirectory.temporaryName(12))
@@ -57,7 +57,7 @@ import TestSupport
         let writer = try FrameSequenceWriter(directory: out, width: 160, height: 90, style: Scene.Style(), workers: 2)
         var submitError: RecordingError?
         for index in 0..<200 {
-            do { try writer.submit(frame(index)) } catch { submitError = error; break }
+            do { try await writer.submit(frame(index)) } catch { submitError = error; break }
         }
         let finishError = #expect(throws: RecordingError.self) { try writer.finish() }
         let message = (finishError ?? submitError)?.message ?? ""

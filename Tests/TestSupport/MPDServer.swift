@@ -12,8 +12,18 @@ public final class MPDServer: @unchecked Sendable {
     public var address: String { "127.0.0.1:\(port)" }
     private var process: Process?
 
-    /// Writes the config and starts MPD; `tracks` are file names already written into `musicDirectory`.
-    public init(password: String? = nil, prepare: (_ musicDirectory: String) throws -> Void) throws {
+    /// Where MPD plays: nowhere (in real time), or into a PulseAudio server.
+    public enum Output: Sendable {
+        case null
+        case pulse(PulseAudioServer)
+    }
+
+    private let environment: [String: String]
+
+    /// Writes the config and starts MPD; `prepare` writes the tracks into the music directory.
+    public init(
+        password: String? = nil, output: Output = .null, prepare: (_ musicDirectory: String) throws -> Void
+    ) async throws {
         directory = try TemporaryDirectory("lightshow-mpd")
         port = try Self.freePort()
         let music = directory.file("music")
@@ -26,30 +36,36 @@ public final class MPDServer: @unchecked Sendable {
             db_file "\(directory.file("db"))"
             log_file "\(directory.file("mpd.log"))"
             bind_to_address "127.0.0.1"
-            bind_to_address "\(socketPath)"
+            bind_to_address "\(directory.file("mpd.sock"))"
             port "\(port)"
-            audio_output {
-                type "null"
-                name "null"
-                sync "yes"
-            }
 
             """
+        switch output {
+        case .null:
+            config += "audio_output {\n    type \"null\"\n    name \"null\"\n    sync \"yes\"\n}\n"
+            environment = [:]
+        case .pulse(let pulse):
+            config += "audio_output {\n    type \"pulse\"\n    name \"lights\"\n    sink \"lights\"\n}\n"
+            environment = pulse.clientEnvironment
+        }
         if let password { config += "password \"\(password)@read,add,control,admin\"\n" }
         try directory.write("mpd.conf", Data(config.utf8))
-        try start()
+        try await start()
     }
 
     /// Starts MPD and waits until it accepts connections.
-    public func start() throws {
+    public func start() async throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/mpd")
         process.arguments = ["--no-daemon", directory.file("mpd.conf")]
+        var env = ProcessInfo.processInfo.environment
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
         self.process = process
-        try poll("MPD accepting connections on port \(port)", timeout: 20) { Self.canConnect(port: port) }
+        try await waitFor("MPD accepting connections on port \(port)", timeout: 20) { SocketProbe.canConnect(port: port) }
     }
 
     /// Kills MPD at once (no clean shutdown), as if it crashed.
@@ -65,21 +81,8 @@ public final class MPDServer: @unchecked Sendable {
     /// Runs `mpc` against this server and returns its standard output; throws if it fails.
     @discardableResult
     public func mpc(_ arguments: String..., password: String? = nil) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/mpc")
         let host = password.map { "\($0)@127.0.0.1" } ?? "127.0.0.1"
-        process.arguments = ["-h", host, "-p", String(port)] + arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        let errors = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw TestFailure("mpc \(arguments.joined(separator: " ")) failed: \(String(decoding: errors, as: UTF8.self))")
-        }
-        return String(decoding: output, as: UTF8.self)
+        return try ExternalTool.run("mpc", ["-h", host, "-p", String(port)] + arguments)
     }
 
     deinit {
@@ -92,7 +95,7 @@ public final class MPDServer: @unchecked Sendable {
     /// A localhost TCP port nobody listens on right now.
     public static func freePort() throws -> UInt16 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw TestFailure("socket failed") }
+        guard fd >= 0 else { throw ExternalTool.Failure(description: "socket failed") }
         defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -104,44 +107,14 @@ public final class MPDServer: @unchecked Sendable {
                 bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
             }
         }
-        guard bound else { throw TestFailure("bind to a free port failed") }
+        guard bound else { throw ExternalTool.Failure(description: "bind to a free port failed") }
         return UInt16(bigEndian: address.sin_port)
     }
-
-    static func canConnect(port: UInt16) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = port.bigEndian
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
-        }
-    }
 }
 
-/// A failure in test set-up, with what went wrong.
-public struct TestFailure: Error, CustomStringConvertible {
-    public var description: String
-    public init(_ description: String) { self.description = description }
-}
-
-/// Polls `condition` until it holds, failing after `timeout` seconds with what was awaited.
-public func poll(_ what: String, timeout: Double, interval: Double = 0.02, _ condition: () throws -> Bool) throws {
-    let deadline = Date().addingTimeInterval(timeout)
-    while try !condition() {
-        guard Date() < deadline else { throw TestFailure("timed out after \(timeout) s waiting for \(what)") }
-        Thread.sleep(forTimeInterval: interval)
-    }
-}
-
-/// Async form of `poll`, for tests running on Swift's concurrency pool.
-public func waitFor(_ what: String, timeout: Double, interval: Duration = .milliseconds(10), _ condition: () async throws -> Bool) async throws {
-    let deadline = ContinuousClock.now.advanced(by: .milliseconds(Int64(timeout * 1000)))
-    while try await !condition() {
-        guard ContinuousClock.now < deadline else { throw TestFailure("timed out after \(timeout) s waiting for \(what)") }
-        try await Task.sleep(for: interval)
+/// Waits until `condition` holds, failing after `timeout` seconds with what was awaited.
+public func waitFor(_ what: String, timeout: Double, _ condition: () -> Bool) async throws {
+    guard await ExternalTool.waitUntil(seconds: timeout, condition) else {
+        throw ExternalTool.Failure(description: "timed out after \(timeout) s waiting for \(what)")
     }
 }

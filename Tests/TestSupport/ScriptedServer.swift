@@ -15,7 +15,7 @@ public final class ScriptedServer: Sendable {
     public init(greeting: String, reply: @escaping @Sendable (String) -> String) throws {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         self.listener = listener
-        guard listener >= 0 else { throw TestFailure("socket failed") }
+        guard listener >= 0 else { throw ExternalTool.Failure(description: "socket failed") }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -25,7 +25,7 @@ public final class ScriptedServer: Sendable {
                 bind(listener, pointer, length) == 0 && getsockname(listener, pointer, &length) == 0
             }
         }
-        guard bound, listen(listener, 8) == 0 else { throw TestFailure("listen failed") }
+        guard bound, listen(listener, 8) == 0 else { throw ExternalTool.Failure(description: "listen failed") }
         port = UInt16(bigEndian: address.sin_port)
         Thread.detachNewThread { [connectionCount] in
             while true {

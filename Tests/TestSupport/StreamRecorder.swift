@@ -45,7 +45,7 @@ public final class StreamRecorder<Element: Sendable>: Sendable {
             }
             return false
         }
-        guard let found else { throw TestFailure("lost the element waited for: \(what)") }
+        guard let found else { throw ExternalTool.Failure(description: "lost the element waited for: \(what)") }
         return found
     }
 

@@ -34,6 +34,8 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
     private var nowPlaying: NowPlaying
     private var frameIndex = 0
     private var lastAudioTime = 0.0
+    /// Audio skipped while asleep: the analyser never saw it, so its frame times lag by this much.
+    private var skippedSeconds = 0.0
     private var lastEmit: C.Instant?
     /// Set once the dark frame of a stop went out; from then on, analysis and rendering sleep.
     private var sentDarkFrame = false
@@ -82,7 +84,9 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
             case .inputFailed(let error):
                 throw error
             case .mpd(.status(let status)):
+                let previousTitle = nowPlaying.title
                 nowPlaying.update(status, at: showSeconds)
+                if nowPlaying.title != previousTitle { logger.info("title: \(nowPlaying.title)") }
                 apply(machine.mpd(status.state))
                 askForRefresh()
             case .mpd(.lost):
@@ -108,12 +112,16 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
         if isAsleep {
             // Only a cheap level check watches for sound while asleep.
             apply(machine.audio(hasSound: block.isLouder(thanDBFS: silenceThresholdDBFS)))
-            if isAsleep { return }
+            if isAsleep {
+                skippedSeconds += Double(block.frameCount) / Double(block.sampleRate)
+                return
+            }
         }
         for frame in analyzer.process(block) {
-            followAudio?(frame.time)
+            let time = frame.time + skippedSeconds
+            followAudio?(time)
             apply(machine.audio(hasSound: frame.hasSound))
-            try await emit(time: frame.time, live: frame.levels, onFrame)
+            try await emit(time: time, live: frame.levels, onFrame)
         }
     }
 

@@ -1,3 +1,4 @@
+import LightShowAudio
 public import LightShowCore
 public import Logging
 import Synchronization
@@ -65,9 +66,11 @@ public final class MPDClient: Sendable {
     /// Starts following MPD on the client's thread. Call once; later calls do nothing.
     public func start() {
         guard !started.exchange(true, ordering: .relaxed) else { return }
-        let started = BlockingThread.start { [self] in run() }
-        if !started {
-            continuation.yield(.lost("cannot start the MPD thread"))
+        do {
+            try DedicatedThread.start(name: "MPD client") { [self] in run() }
+        } catch {
+            logger.error("\(error)")
+            continuation.yield(.lost(error.description))
             continuation.finish()
         }
     }

@@ -24,22 +24,18 @@ final class MPDSocket {
     static func connect(to address: MPDAddress, wakeFD: Int32, timeout: Duration) throws(MPDError) -> MPDSocket {
         switch address {
         case .unix(let path):
-            var addr = sockaddr_un()
-            addr.sun_family = sa_family_t(AF_UNIX)
-            // "@name" is Linux's abstract namespace: a leading NUL and no terminator.
-            let abstract = path.hasPrefix("@")
-            let bytes = abstract ? [0] + Array(path.utf8.dropFirst()) : Array(path.utf8)
-            guard bytes.count < MemoryLayout.size(ofValue: addr.sun_path) else {
+            guard let unixAddress = UnixSocketAddress(path) else {
                 throw .unreachable("socket path \(path) is too long")
             }
-            withUnsafeMutableBytes(of: &addr.sun_path) { $0.copyBytes(from: bytes) }
-            let length = MemoryLayout<sockaddr_un>.offset(of: \.sun_path)! + bytes.count + (abstract ? 0 : 1)
-            return try withUnsafePointer(to: &addr) { pointer throws(MPDError) in
-                try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { sa throws(MPDError) in
-                    try connect(family: AF_UNIX, protocol: 0, address: sa, length: socklen_t(length),
-                                wakeFD: wakeFD, timeout: timeout, name: path)
+            let result = unixAddress.withSockaddr { sockaddr, length -> Result<MPDSocket, MPDError> in
+                do throws(MPDError) {
+                    return .success(try connect(family: AF_UNIX, protocol: 0, address: sockaddr, length: length,
+                                                wakeFD: wakeFD, timeout: timeout, name: path))
+                } catch {
+                    return .failure(error)
                 }
             }
+            return try result.get()
         case .tcp(let host, let port):
             var hints = addrinfo()
             hints.ai_family = AF_UNSPEC

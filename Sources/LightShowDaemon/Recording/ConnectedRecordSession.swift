@@ -63,7 +63,7 @@ public struct ConnectedRecordSession: Sendable {
             frame.index = index
             frame.time = time
             do {
-                try writer.submit(frame)
+                try await writer.submit(frame)
             } catch {
                 failure = error
                 break

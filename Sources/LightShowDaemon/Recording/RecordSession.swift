@@ -87,7 +87,7 @@ public struct RecordSession: Sendable {
                 let audioTime = Double(consumed) / Double(source.sampleRate)
                 // The playback-state machine will drive this later; while input flows the show is playing.
                 for frame in timeline.release(upTo: audioTime, state: .playing, title: title) {
-                    try writer.submit(frame)
+                    try await writer.submit(frame)
                 }
                 if let limit, consumed >= limit { break }
             }

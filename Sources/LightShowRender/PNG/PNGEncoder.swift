@@ -1,10 +1,11 @@
 import CZlib
 
 /// Writes 8-bit RGB PNGs: one fixed filter for every row (SUB by default), then deflate, by default with
-/// `RunLengthDeflater`. Measured on 720p light-show frames: zlib level 1 took about 2.7 ms a frame with its RLE
-/// strategy (libpng's simplified API and libspng were no faster at the same settings); the run-length encoder
-/// takes a fraction of that. Output depends only on the pixels, so frames are byte-identical across runs.
-/// One per thread.
+/// `RunLengthDeflater`. Measured here on 720p frames (ms per frame, one core): libpng simplified FAST 9.6,
+/// libspng level 1 SUB 15.0, zlib level 1 UP 10.2 on a synthetic frame; on a recorded frame zlib's RLE strategy
+/// with SUB took 2.7 ms (37 KB), and a third of that went to zlib's hash upkeep and Adler-32, which a
+/// run-length-only encoder doesn't need. Output depends only on the pixels, so frames are byte-identical
+/// across runs. One per thread.
 public final class PNGEncoder {
     /// The PNG row filter applied to every row.
     public enum Filter: UInt8, Sendable {

@@ -2,13 +2,15 @@
 import Glibc
 #endif
 
-/// A bounded FIFO between threads: `push` waits while full, `pop` waits while empty, `close` wakes everyone.
+/// A bounded FIFO from an async producer to worker threads: `pop` waits while empty, `close` wakes everyone.
+/// The producer never blocks (it may be on the cooperative pool): `tryPush`, and when full, `whenSpace`.
 /// Bounding it keeps memory flat when encoding is slower than analysis.
 final class BlockingQueue<Element>: @unchecked Sendable {
     private var items: [Element] = []
     private var head = 0
     private let capacity: Int
     private var closed = false
+    private var spaceWaiters: [@Sendable () -> Void] = []
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let changed = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 
@@ -27,24 +29,46 @@ final class BlockingQueue<Element>: @unchecked Sendable {
 
     private var count: Int { items.count - head }
 
-    /// Adds `item`, waiting for room. Returns false (dropping the item) once the queue is closed.
-    @discardableResult
-    func push(_ item: Element) -> Bool {
+    enum PushResult { case pushed, full, closed }
+
+    /// Adds `item` if there is room, without waiting.
+    func tryPush(_ item: Element) -> PushResult {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        while !closed && count >= capacity { pthread_cond_wait(changed, mutex) }
-        guard !closed else { return false }
+        if closed { return .closed }
+        if count >= capacity { return .full }
         items.append(item)
         pthread_cond_broadcast(changed)
-        return true
+        return .pushed
+    }
+
+    /// Calls `wake` once there is room or the queue is closed (at once if that is already so).
+    func whenSpace(_ wake: @escaping @Sendable () -> Void) {
+        pthread_mutex_lock(mutex)
+        if closed || count < capacity {
+            pthread_mutex_unlock(mutex)
+            wake()
+            return
+        }
+        spaceWaiters.append(wake)
+        pthread_mutex_unlock(mutex)
+    }
+
+    /// Clears and returns the space waiters; call with the mutex held, and run them after releasing it.
+    private func takeSpaceWaiters() -> [@Sendable () -> Void] {
+        let waiters = spaceWaiters
+        spaceWaiters = []
+        return waiters
     }
 
     /// The oldest item, waiting for one; nil once the queue is closed and drained.
     func pop() -> Element? {
         pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
         while !closed && count == 0 { pthread_cond_wait(changed, mutex) }
-        guard count > 0 else { return nil }
+        guard count > 0 else {
+            pthread_mutex_unlock(mutex)
+            return nil
+        }
         let item = items[head]
         head += 1
         if head > 64 && head * 2 > items.count {
@@ -52,6 +76,9 @@ final class BlockingQueue<Element>: @unchecked Sendable {
             head = 0
         }
         pthread_cond_broadcast(changed)
+        let waiters = takeSpaceWaiters()
+        pthread_mutex_unlock(mutex)
+        for wake in waiters { wake() }
         return item
     }
 
@@ -64,6 +91,8 @@ final class BlockingQueue<Element>: @unchecked Sendable {
             head = 0
         }
         pthread_cond_broadcast(changed)
+        let waiters = takeSpaceWaiters()
         pthread_mutex_unlock(mutex)
+        for wake in waiters { wake() }
     }
 }

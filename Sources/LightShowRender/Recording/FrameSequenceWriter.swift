@@ -48,12 +48,21 @@ public final class FrameSequenceWriter: @unchecked Sendable {
     /// Frames renamed into place and listed so far.
     public var committedCount: Int { locked { nextIndex } }
 
-    /// Queues the next frame (indices must run 0, 1, 2, …), waiting while the queue is full.
+    /// Queues the next frame (indices must run 0, 1, 2, …), suspending while the queue is full.
     /// Throws once the recording has failed; `finish()` then gives the full account.
-    public func submit(_ frame: ShowFrame) throws(RecordingError) {
-        if let failure = locked({ failure }) { throw failure }
-        if !queue.push(frame) {
-            throw locked { failure } ?? RecordingError("the recording was stopped")
+    public func submit(_ frame: ShowFrame) async throws(RecordingError) {
+        while true {
+            if let failure = locked({ failure }) { throw failure }
+            switch queue.tryPush(frame) {
+            case .pushed:
+                return
+            case .closed:
+                throw locked { failure } ?? RecordingError("the recording was stopped")
+            case .full:
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    queue.whenSpace { continuation.resume() }
+                }
+            }
         }
     }
 

@@ -1,0 +1,62 @@
+import LightShowCore
+
+/// Where a reader thread hands its blocks: a `BlockChannel` (for `blocks()`), or the consumer's own closure called
+/// on the reader thread (for `forEachBlock`). Live sources write their loop once against this.
+struct BlockSink: Sendable {
+    /// Hands over a block; false when the consumer wants no more.
+    let deliver: @Sendable (SampleBlock) -> Bool
+    /// Checked while no audio comes, so a reader notices a consumer that left.
+    let isCancelled: @Sendable () -> Bool
+    /// Ends the stream: nil at the end of input, or the error that ended it.
+    let finish: @Sendable ((any Error)?) -> Void
+
+    /// A sink feeding `channel`.
+    init(channel: BlockChannel) {
+        deliver = { channel.send($0) }
+        isCancelled = { channel.isClosed }
+        finish = { channel.finish(throwing: $0) }
+    }
+
+    init(deliver: @escaping @Sendable (SampleBlock) -> Bool, isCancelled: @escaping @Sendable () -> Bool,
+         finish: @escaping @Sendable ((any Error)?) -> Void) {
+        self.deliver = deliver
+        self.isCancelled = isCancelled
+        self.finish = finish
+    }
+
+    /// `blocks()` for a live source: a channel and its stream, with `start` launching the reader on the sink.
+    static func stream(capacity: Int, start: (BlockSink) throws -> Void) -> AsyncThrowingStream<SampleBlock, any Error> {
+        let channel = BlockChannel(capacity: capacity)
+        do {
+            try start(BlockSink(channel: channel))
+        } catch {
+            channel.finish(throwing: error)
+        }
+        return channel.makeStream()
+    }
+
+    /// `forEachBlock` for a live source: `start` launches the reader, which calls `body` directly;
+    /// returns when the reader finishes, and cancelling the task stops the reader.
+    static func run(
+        _ body: @escaping @Sendable (SampleBlock) -> Bool, start: (BlockSink) throws -> Void
+    ) async throws {
+        let cancelled = Locked(false)
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let sink = BlockSink(
+                    deliver: { cancelled.current ? false : body($0) },
+                    isCancelled: { cancelled.current },
+                    finish: { error in
+                        if let error { continuation.resume(throwing: error) } else { continuation.resume() }
+                    })
+                do {
+                    try start(sink)
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }
+        } onCancel: {
+            cancelled.withLock { $0 = true }
+        }
+    }
+}

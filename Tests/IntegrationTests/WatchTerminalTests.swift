@@ -1,0 +1,189 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `lightshow watch` in a real terminal: tmux on a private socket, read back with `capture-pane -e`.
+@Suite(.serialized) struct WatchTerminalTests {
+    /// Colour tests for the three lights at a high level over the dark default background.
+    static let isBass: @Sendable (PaneScreen.RGB) -> Bool = { $0.r > 150 && $0.g < 120 && $0.b < 120 }
+    static let isMid: @Sendable (PaneScreen.RGB) -> Bool = { $0.g > 130 && $0.r < 120 && $0.b < 150 }
+    static let isTreble: @Sendable (PaneScreen.RGB) -> Bool = { $0.b > 180 && $0.g > 90 && $0.r < 100 }
+    static let deadline = 30.0
+
+    /// Starts `watch` with `arguments` in a 160×48 truecolor pane; help already seen unless `firstRun`.
+    private func start(_ arguments: String, state: TemporaryDirectory, firstRun: Bool = false, columns: Int = 160, rows: Int = 48) throws -> TmuxSession {
+        if !firstRun {
+            try FileManager.default.createDirectory(atPath: state.file("lightshow"), withIntermediateDirectories: true)
+            try state.write("lightshow/help-shown", Data())
+        }
+        return try TmuxSession(
+            columns: columns, rows: rows,
+            environment: ["COLORTERM": "truecolor", "TERM": "screen", "XDG_STATE_HOME": state.path, "NO_COLOR": ""],
+            command: "'\(LightshowProcess.executableURL.path)' watch \(arguments)"
+        )
+    }
+
+    /// 100 Hz + 1 kHz + 8 kHz: each light steadily bright.
+    private func toneFile(in directory: TemporaryDirectory, seconds: Double = 120) throws -> String {
+        let parts = [100.0, 1000, 8000].map { Signals.sine(frequency: $0, seconds: seconds, amplitude: 0.25) }
+        let mix = (0..<parts[0].count).map { parts[0][$0] + parts[1][$0] + parts[2][$0] }
+        return try directory.write("tones.wav", Signals.wav(mix, channels: 1, sampleRate: 48_000))
+    }
+
+    static func isRound(_ e: (minX: Int, maxX: Int, minY: Int, maxY: Int, count: Int)) -> Bool {
+        abs((e.maxX - e.minX) - (e.maxY - e.minY)) <= 2
+    }
+
+    private func lastLine(_ tmux: TmuxSession) -> String {
+        tmux.text().split(separator: "\n", omittingEmptySubsequences: false).dropLast().last.map(String.init) ?? ""
+    }
+
+    @Test func threeRoundLightsInTheirColours() async throws {
+        let state = try TemporaryDirectory("watch-state")
+        let tmux = try start("--input \(try toneFile(in: state))", state: state)
+        var extents: [(minX: Int, maxX: Int, minY: Int, maxY: Int, count: Int)] = []
+        let lit = await ExternalTool.waitUntil(seconds: Self.deadline) {
+            let screen = tmux.screen()
+            extents = [Self.isBass, Self.isMid, Self.isTreble].compactMap { screen.extent(where: $0) }
+            // A capture can catch a frame half drawn while the levels move, so poll for a whole one.
+            return extents.count == 3 && extents.allSatisfy { $0.count > 300 && Self.isRound($0) }
+        }
+        #expect(lit, "three lit lights in red, green and blue: \(extents)")
+        guard extents.count == 3 else { return }
+        for extent in extents {
+            let width = extent.maxX - extent.minX + 1, height = extent.maxY - extent.minY + 1
+            // Round: the columns across equal the pixel rows down (two per terminal row).
+            #expect(abs(width - height) <= 2, "width \(width) px vs height \(height) px")
+            #expect(width > 30)
+        }
+        #expect(extents[0].maxX < extents[1].minX && extents[1].maxX < extents[2].minX, "bass, mid, treble left to right")
+    }
+
+    @Test func toolbarFollowsPlaybackKeys() async throws {
+        let state = try TemporaryDirectory("watch-state")
+        let tmux = try start("--input demo", state: state)
+        #expect(await ExternalTool.waitUntil(seconds: Self.deadline) { lastLine(tmux).contains("▶ Demo") })
+        try tmux.send("Space")
+        #expect(await ExternalTool.waitUntil(seconds: Self.deadline) { lastLine(tmux).contains("⏸ Demo") })
+        try tmux.send("p")
+        #expect(await ExternalTool.waitUntil(seconds: Self.deadline) { lastLine(tmux).contains("▶ Demo") })
+        try tmux.send("s")
+        #expect(await ExternalTool.waitUntil(seconds: Self.deadline) {
+            let text = tmux.text()
+            return !text.contains("Demo") && !text.contains("▶") && !text.contains("⏸")
+        })
+        try tmux.send("q")
+        #expect(await ExternalTool.waitUntil(seconds: Self.deadline) { tmux.text().contains("EXIT=0") })
+        #expect(tmux.display("#{alternate_on} #{cursor_flag}") == "0 1")
+    }
+
+    @Test func helpOverlayOnFirstRunPointsBelowALightAtTheTop() async throws {
+        let state = try TemporaryDirectory("watch-state")
+        // 160×30: the lights fill the height, so the bass light touches the top and its balloon must go below.
+        let tmux = try start("--input demo", state: state, firstRun: true, rows: 30)
+        // First run: the overlay opens by itself on the bass light.
+        #expect(await ExternalTool.waitUntil(seconds: Self.deadline) { tmux.text().contains("Bass · 20–250 Hz") })
+        let text = tmux.text()
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let arrowRow = lines.firstIndex { $0.contains("▲") }
+        let boxRow = lines.firstIndex { $0.contains("╭") }
+        #expect(arrowRow != nil && boxRow == arrowRow.map { $0 + 1 }, "▲ right above the balloon:\n\(text)")
+        #expect(!text.contains("▼"))
+        #expect(FileManager.default.fileExists(atPath: state.file("lightshow/help-shown")))
+        // Any key: the next light, then the toolbar; Esc closes.
+        try tmux.send("x")
+        #expect(await ExternalTool.waitUntil(seconds: Self.deadline) { tmux.text().contains("Mid ·") })
+        try tmux.send("x", "x")
+        #expect(await ExternalTool.waitUntil(seconds: Self.deadline) { tmux.text().contains("space play/pause") })
+        // The toolbar is at the bottom: its balloon sits above it, pointing down.
+        #expect(tmux.text().contains("▼"))
+        try tmux.send("Escape")
+        #expect(await ExternalTool.waitUntil(seconds: Self.deadline) { !tmux.text().contains("╭") })
+        try tmux.send("?")
+        #expect(await ExternalTool.waitUntil(seconds: Self.deadline) { tmux.text().contains("Bass · 20–250 Hz") })
+        try tmux.send("q", "q", "q", "q", "q")
+        #expect(await ExternalTool.waitUntil(seconds: Self.deadline) { tmux.text().contains("EXIT=0") })
+    }
+
+    @Test func tuningSliderMovesClampsAndRetunesTheAnalyzer() async throws {
+        let state = try TemporaryDirectory("watch-state")
+        let tmux = try start("--input \(try toneFile(in: state))", state: state)
+        var before = 0
+        #expect(await ExternalTool.waitUntil(seconds: Self.deadline) {
+            before = tmux.screen().extent(where: Self.isBass)?.count ?? 0
+            return before > 300
+        })
+        try tmux.send("t", "Left", "Left")
+        #expect(await ExternalTool.waitUntil(seconds: Self.deadline) { tmux.text().contains("Tune Bass: ›20 Hz –  250 Hz") })
+        // 20 → 25 → … → 160 Hz: the 100 Hz tone is out of the band, so the bass light goes dark.
+        for _ in 0..<9 { try tmux.send("Right") }
+        #expect(await ExternalTool.waitUntil(seconds: Self.deadline) { tmux.text().contains("›160 Hz") })
+        #expect(await ExternalTool.waitUntil(seconds: Self.deadline) {
+            (tmux.screen().extent(where: Self.isBass)?.count ?? 0) < before / 10
+        }, "the bass light dims once its band leaves the tone")
+        // The lower knob stops one step below the upper one.
+        for _ in 0..<6 { try tmux.send("Right") }
+        #expect(await ExternalTool.waitUntil(seconds: Self.deadline) { tmux.text().contains("›200 Hz –  250 Hz") })
+        try tmux.send("q")
+        #expect(await ExternalTool.waitUntil(seconds: Self.deadline) { tmux.text().contains("EXIT=0") })
+        #expect(tmux.text().contains("[bands.bass]\nlower = 200\nupper = 250"))
+    }
+
+    @Test func sigtermRestoresTheTerminal() async throws {
+        let state = try TemporaryDirectory("watch-state")
+        let tmux = try start("--input demo", state: state)
+        #expect(await ExternalTool.waitUntil(seconds: Self.deadline) { tmux.display("#{alternate_on}") == "1" && lastLine(tmux).contains("Demo") })
+        #expect(tmux.display("#{cursor_flag}") == "0")
+        let pid = try #require(tmux.childProcess())
+        kill(pid, SIGTERM)
+        #expect(await ExternalTool.waitUntil(seconds: Self.deadline) { tmux.text().contains("EXIT=143") })
+        #expect(tmux.display("#{alternate_on} #{cursor_flag}") == "0 1")
+    }
+
+    @Test func suspendAndResumeGiveTheTerminalBackAndTakeItAgain() async throws {
+        let state = try TemporaryDirectory("watch-state")
+        try FileManager.default.createDirectory(atPath: state.file("lightshow"), withIntermediateDirectories: true)
+        try state.write("lightshow/help-shown", Data())
+        // An interactive shell with job control, as a user would have.
+        let tmux = try TmuxSession(
+            columns: 120, rows: 36,
+            environment: ["COLORTERM": "truecolor", "XDG_STATE_HOME": state.path, "PS1": "$ "],
+            command: "bash --norc --noprofile -i"
+        )
+        try tmux.send("'\(LightshowProcess.executableURL.path)' watch --input demo", "Enter")
+        #expect(await ExternalTool.waitUntil(seconds: Self.deadline) { tmux.display("#{alternate_on} #{cursor_flag}") == "1 0" })
+        try tmux.send("C-z")
+        #expect(await ExternalTool.waitUntil(seconds: Self.deadline) { tmux.text().contains("Stopped") })
+        #expect(tmux.display("#{alternate_on} #{cursor_flag}") == "0 1")
+        try tmux.send("fg", "Enter")
+        #expect(await ExternalTool.waitUntil(seconds: Self.deadline) {
+            tmux.display("#{alternate_on} #{cursor_flag}") == "1 0" && lastLine(tmux).contains("▶ Demo")
+        })
+        try tmux.send("q")
+        #expect(await ExternalTool.waitUntil(seconds: Self.deadline) { tmux.display("#{alternate_on} #{cursor_flag}") == "0 1" })
+    }
+
+    @Test func resizeLaysTheSceneOutAgain() async throws {
+        let state = try TemporaryDirectory("watch-state")
+        let tmux = try start("--input \(try toneFile(in: state))", state: state)
+        var wide: (minX: Int, maxX: Int, minY: Int, maxY: Int, count: Int)?
+        #expect(await ExternalTool.waitUntil(seconds: Self.deadline) {
+            wide = tmux.screen().extent(where: Self.isTreble)
+            return (wide?.count ?? 0) > 300
+        })
+        try tmux.resize(columns: 100, rows: 30)
+        var narrow: (minX: Int, maxX: Int, minY: Int, maxY: Int, count: Int)?
+        #expect(await ExternalTool.waitUntil(seconds: Self.deadline) {
+            narrow = tmux.screen().extent(where: Self.isTreble)
+            guard let narrow, narrow.count > 100 else { return false }
+            // Inside the new window and still round (a capture may catch a frame half drawn, so poll for it).
+            return narrow.maxX < 100 && narrow.maxY < 60
+                && abs((narrow.maxX - narrow.minX) - (narrow.maxY - narrow.minY)) <= 2
+        }, "a round treble light inside the 100×30 window: \(String(describing: narrow))")
+        if let wide, let narrow {
+            #expect(narrow.maxX - narrow.minX < wide.maxX - wide.minX, "smaller after shrinking")
+        }
+        try tmux.resize(columns: 16, rows: 5)
+        #expect(await ExternalTool.waitUntil(seconds: Self.deadline) { tmux.text().contains("too small") })
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+import LightShowAudio
+import LightShowCore
+import LightShowDaemon
+import Testing
+import TestSupport
+
+/// The engine with real sources (libsndfile files, the demo synth) and the real analyser.
+@Suite struct ShowEngineTests {
+    static let fps = 20.0
+
+    /// Short timings so a test runs in seconds.
+    static var configuration: Configuration {
+        var configuration = Configuration()
+        configuration.playback.idleAfterSeconds = 1
+        configuration.playback.fadeOutSeconds = 0.3
+        configuration.playback.pausedDim = 0.5
+        return configuration
+    }
+
+    /// A WAV of 1 s of 60 Hz, 3 s of silence, 1 s of 60 Hz.
+    static func toneGapTone(in directory: TemporaryDirectory) throws -> String {
+        let tone = Signals.sine(frequency: 60, seconds: 1)
+        let samples = tone + Signals.silence(seconds: 3) + tone
+        return try directory.write("gap.wav", Signals.wav(samples, channels: 1, sampleRate: 48_000))
+    }
+
+    /// Runs `engine` on a task, recording its frames.
+    static func start(_ engine: ShowEngine) -> (frames: StreamRecorder<ShowFrame>, task: Task<Void, any Error>) {
+        let (stream, continuation) = AsyncStream.makeStream(of: ShowFrame.self)
+        let task = Task {
+            defer { continuation.finish() }
+            try await engine.run { continuation.yield($0) }
+        }
+        return (StreamRecorder(stream), task)
+    }
+
+    @Test func offlineFileIdlesOnSilenceAndPlaysWhenSoundReturns() async throws {
+        let directory = try TemporaryDirectory()
+        let source = try AudioSources.open(.file(path: Self.toneGapTone(in: directory)), pacing: .offline)
+        let engine = ShowEngine(source: source, configuration: Self.configuration, framesPerSecond: Self.fps)
+        var frames: [ShowFrame] = []
+        try await engine.run { frames.append($0) }
+
+        // Offline, every frame is there: the show never sleeps on a file read ahead of time.
+        #expect(frames.count == Int(5 * Self.fps))
+        #expect(frames.map(\.index) == Array(0..<frames.count))
+        #expect(frames.allSatisfy { $0.title == "gap.wav" })
+        let stop = try #require(frames.first { $0.state == .stopped })
+        // Sound ends at 1 s, the gate closes within its hold, then idle_after (1 s) runs out.
+        #expect(stop.time > 2.0 && stop.time < 2.6, "stopped at \(stop.time)")
+        let restart = try #require(frames.first { $0.time > stop.time && $0.state == .playing })
+        #expect(restart.time >= 4.0 && restart.time < 4.2, "played again at \(restart.time)")
+        #expect(frames.filter { $0.time > 2.95 && $0.time < 4.0 }.allSatisfy { $0.state == .stopped && $0.levels == .zero })
+        #expect(restart.levels.bass > 0.3)
+        // The file position is the elapsed time while playing, and stopped frames carry none.
+        #expect(frames.first { $0.state == .playing }?.elapsed == frames.first?.time)
+        #expect(stop.elapsed == nil)
+        #expect(engine.status.state == .stopped)
+        #expect(engine.status.reason == .inputEnded)
+    }
+
+    @Test func liveInputSleepsWhileStoppedAndSilentAndWakesOnSound() async throws {
+        let directory = try TemporaryDirectory()
+        let source = try AudioSources.open(.file(path: Self.toneGapTone(in: directory)), pacing: .realtime)
+        #expect(source.isLive)
+        let engine = ShowEngine(source: source, configuration: Self.configuration, framesPerSecond: Self.fps)
+        let (recorder, task) = Self.start(engine)
+        try await task.value
+        try await waitFor("all frames recorded", timeout: 5) { recorder.isFinished }
+        let all = recorder.elements
+
+        let firstStop = try #require(all.firstIndex { $0.state == .stopped })
+        let wake = try #require(all.indices.first { $0 > firstStop && all[$0].state == .playing })
+        // The last frame before the wake is the dark one that ends the fade...
+        let dark = all[wake - 1]
+        #expect(dark.state == .stopped && dark.levels == .zero)
+        #expect(dark.time - all[firstStop].time < 0.3 + 2 / Self.fps + 0.01)
+        // ...then nothing is drawn until sound returns at 4 s, and the timeline is still right after the sleep.
+        #expect(all[wake].time - dark.time > 1, "frames at \(dark.time) then \(all[wake].time)")
+        #expect(all[wake].time >= 4.0 && all[wake].time < 4.3, "woke at \(all[wake].time)")
+        #expect(all.count < Int(5 * Self.fps) - Int(Self.fps))
+    }
+
+    @Test func userCommandsPauseHoldAndStop() async throws {
+        let source = try AudioSources.open(.demo, pacing: .realtime)
+        let engine = ShowEngine(source: source, configuration: Self.configuration, framesPerSecond: Self.fps)
+        let (frames, task) = Self.start(engine)
+        defer { task.cancel() }
+
+        var seen = try await frames.first("playing with light", timeout: 20) { $0.state == .playing && $0.levels.bass > 0 }.index
+        #expect(frames.elements[seen].title == "Demo")
+        engine.send(.pause)
+        let paused = try await frames.first("paused", after: seen) { $0.state == .paused }
+        let lastPlaying = try #require(frames.elements[..<paused.index].last { $0.state == .playing })
+        #expect(paused.arrival.element.levels == lastPlaying.levels.scaled(by: 0.5))
+        // The held levels stay while the demo goes on.
+        seen = try await frames.first("more paused frames", after: paused.index + 5) { $0.state == .paused }.index
+        #expect(frames.elements[seen].levels == paused.arrival.element.levels)
+        #expect(engine.status.reason == .user(.pause))
+
+        engine.send(.stop)
+        let stopped = try await frames.first("stopped", after: seen) { $0.state == .stopped }.index
+        let dark = try await frames.first("dark", after: stopped) { $0.state == .stopped && $0.levels == .zero }.index
+        // The demo keeps sounding, but a user's stop holds: no frames while stopped and dark.
+        let count = frames.all.count
+        try await Task.sleep(for: .seconds(1.5))
+        #expect(frames.all.count == count, "frames after the dark one: \(frames.elements[(dark + 1)...].map(\.state))")
+        #expect(engine.status.state == .stopped)
+
+        engine.send(.play)
+        try await frames.first("playing again", after: dark) { $0.state == .playing }
+        #expect(engine.status.reason == .user(.play))
+    }
+}
+
+/// The engine following a real MPD: its state is the truth, its song is the title.
+@Suite(.serialized) struct ShowEngineMPDTests {
+    @Test func mpdDrivesStateAndTitleAndSurvivesARestart() async throws {
+        let server = try await MPDClientTests.server()
+        let client = MPDClient(
+            address: try MPDAddress(parsing: server.address),
+            backoff: .init(initial: .milliseconds(50), maximum: .milliseconds(500))
+        )
+        let source = try AudioSources.open(.demo, pacing: .realtime)
+        let engine = ShowEngine(source: source, configuration: ShowEngineTests.configuration,
+                                framesPerSecond: ShowEngineTests.fps, mpd: client)
+        let (frames, task) = ShowEngineTests.start(engine)
+        defer { task.cancel() }
+
+        // MPD starts stopped, and its word outranks the demo's sound: the show stops and goes dark.
+        try await waitFor("MPD connected and stopped", timeout: 20) {
+            engine.status.mpdConnected && engine.status.state == .stopped
+        }
+
+        try server.mpc("play", "1")
+        let sent = ContinuousClock.now
+        try await waitFor("playing 'Test Tone'", timeout: 10) {
+            engine.status.state == .playing && engine.status.title == "Test Tone"
+        }
+        let latency = ContinuousClock.now - sent
+        #expect(latency < .milliseconds(200), "state reached the engine after \(latency)")
+        #expect(engine.status.reason == .mpd(.playing))
+        let playing = try await frames.first("a playing frame with the title") {
+            $0.state == .playing && $0.title == "Test Tone"
+        }
+        #expect(playing.arrival.element.elapsed.map { $0 >= 0 && $0 < 60 } == true)
+
+        try server.mpc("pause")
+        try await waitFor("paused", timeout: 10) { engine.status.state == .paused }
+        try await frames.first("a paused frame", after: playing.index) { $0.state == .paused && $0.title == "Test Tone" }
+
+        try server.mpc("stop")
+        try await waitFor("stopped", timeout: 10) { engine.status.state == .stopped }
+        #expect(engine.status.reason == .mpd(.stopped))
+
+        // MPD goes away: the demo's sound takes over; MPD back: its state rules again, without a restart.
+        server.kill()
+        try await waitFor("MPD lost, sound playing", timeout: 10) {
+            !engine.status.mpdConnected && engine.status.state == .playing
+        }
+        #expect(engine.status.reason == .soundReturned)
+        #expect(engine.status.title == "Demo")
+        try await server.start()
+        try await waitFor("reconnected and stopped", timeout: 10) {
+            engine.status.mpdConnected && engine.status.state == .stopped
+        }
+    }
+}
