@@ -38,26 +38,29 @@ import Glibc
         // The first-run help walk would take the keys; mark it as seen.
         try FileManager.default.createDirectory(atPath: directory.file("state/lightshow"), withIntermediateDirectories: true)
         _ = try directory.write("state/lightshow/help-shown", Data())
-        let terminal = try TmuxTerminal(
-            "\(executable) watch --connect \(daemon.socketPath)",
-            environment: ["COLORTERM": "truecolor", "HOME": directory.path, "XDG_STATE_HOME": directory.file("state")]
+        let terminal = try TmuxSession(
+            columns: 120, rows: 36,
+            environment: ["COLORTERM": "truecolor", "HOME": directory.path, "XDG_STATE_HOME": directory.file("state")],
+            command: "\(executable) watch --connect \(daemon.socketPath)"
         )
-        #expect(terminal.waitFor("▶"), "\(terminal.screen())")
+        func shows(_ text: String) -> Bool { Wait.until(timeout: 30) { terminal.text().contains(text) } }
+        #expect(shows("▶"), "\(terminal.text())")
 
         let pause = try await daemon.ctl(["pause"])
         #expect(pause.status == 0, "\(pause.stderr)")
-        #expect(terminal.waitFor("⏸"), "\(terminal.screen())")
+        #expect(shows("⏸"), "\(terminal.text())")
 
         // Keys in the viewer are commands to the daemon.
         try terminal.send("p")
         #expect(Wait.until(timeout: 30) { Self.status(daemon)?["state"] == "playing" })
-        #expect(terminal.waitFor("▶"), "\(terminal.screen())")
+        #expect(shows("▶"), "\(terminal.text())")
         try terminal.send("Space")
         #expect(Wait.until(timeout: 30) { Self.status(daemon)?["state"] == "paused" })
         try terminal.send("s")
         #expect(Wait.until(timeout: 30) { Self.status(daemon)?["state"] == "stopped" })
 
         try terminal.send("q")
+        #expect(shows("EXIT=0"), "\(terminal.text())")
         #expect(Wait.until(timeout: 30) { Self.status(daemon)?["subscribers"] == 0 }, "the viewer quit and detached")
         daemon.send(signal: SIGTERM)
         #expect(daemon.waitForExit(timeout: 10) == 0, "\(daemon.log)")
