@@ -99,3 +99,36 @@ import Glibc
         return nil
     }
 }
+
+/// A daemon whose input can't open stays up in its retry loop, and a reload naming another input starts capture.
+@Suite struct DaemonInputRetryTests {
+    @Test func missingDeviceIsRetriedAndAReloadSwitchesTheInput() async throws {
+        let directory = try TemporaryDirectory("ls-daemon-retry")
+        let file = try directory.write("lightshow.toml", Data("[input]\nsource = \"alsa:lightshow_no_such_device\"\n".utf8))
+        let notify = try NotifySocket(in: directory, abstract: false)
+        let daemon = try DaemonProcess(
+            ["--config", file], environment: ["NOTIFY_SOCKET": notify.address, "WATCHDOG_USEC": "400000"], directory: directory
+        )
+        // READY once the retry loop runs; the status says what it waits for; the watchdog keeps pinging meanwhile.
+        let started = DaemonNotifyTests.collect(notify) { messages in
+            messages.contains("READY=1") && messages.contains { $0.hasPrefix("STATUS=waiting for alsa:lightshow_no_such_device") }
+                && messages.contains("WATCHDOG=1")
+        }
+        #expect(started.contains("READY=1") && started.contains("WATCHDOG=1"), "\(started)\n\(daemon.log)")
+        let status = try DaemonReloadTests.status(daemon)
+        #expect(status["error"]?.stringValue?.contains("lightshow_no_such_device") == true, "\(status)")
+        let pause = try await daemon.ctl(["pause"])
+        #expect(pause.status == 65 && pause.stderr.contains("no input is open"), "\(pause.stderr)")
+        #expect(daemon.isRunning)
+
+        try Data("[input]\nsource = \"demo\"\n".utf8).write(to: URL(fileURLWithPath: file))
+        let reload = try await daemon.ctl(["reload"])
+        #expect(reload.status == 0 && reload.stdout.contains("input_restarted: true"), "\(reload.stdout)\(reload.stderr)")
+        #expect(Wait.until(timeout: 30) {
+            let status = try? DaemonReloadTests.status(daemon)
+            return status?["device"] == "demo" && status?["state"] == "playing"
+        }, "\(daemon.log)")
+        daemon.send(signal: SIGTERM)
+        #expect(daemon.waitForExit(timeout: 10) == 0)
+    }
+}
