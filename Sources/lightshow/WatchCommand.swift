@@ -147,6 +147,9 @@ struct WatchCommand: AsyncParsableCommand {
             print("# Tuned band ranges for lightshow.toml:")
             print(viewer.controls.tuning.tomlSnippet, terminator: "")
         }
+        if let reason = subscription?.endReason {
+            throw LightShowError("watch --connect \(subscription?.path ?? ""): \(reason)", exitStatus: .ioError)
+        }
         // A pipeline failure (the input was lost for good) is reported after the terminal is restored.
         if outcome == .quit, case .failure(let error) = await pipeline.result, !(error is CancellationError) {
             throw error
