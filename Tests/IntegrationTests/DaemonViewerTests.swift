@@ -24,11 +24,11 @@ import Glibc
             "tone.wav", Signals.wav(Signals.interleave(Signals.sine(frequency: 100, seconds: 60), channels: 2), channels: 2, sampleRate: 48_000)
         )
         let daemon = try DaemonProcess(["--input", "alsa:pulse"], environment: pulse.clientEnvironment, directory: directory)
-        #expect(daemon.waitForSocket(), "\(daemon.log)")
+        #expect(await daemon.waitForSocket(), "\(daemon.log)")
         let player = try pulse.play(tone)
         defer { player.terminate() }
         // The tone reaches the daemon's analysis: bass lit, the show playing.
-        let heard = Wait.until(timeout: 30) {
+        let heard = await OffPool.until(timeout: 30) {
             guard let status = Self.status(daemon) else { return false }
             return status["state"] == "playing" && (status["levels"]?["bass"]?.numberValue ?? 0) > 0.5
         }
@@ -41,36 +41,36 @@ import Glibc
         let terminal = try TmuxSession(
             columns: 120, rows: 36,
             environment: ["COLORTERM": "truecolor", "HOME": directory.path, "XDG_STATE_HOME": directory.file("state")],
-            command: "\(executable) watch --connect \(daemon.socketPath)"
+            command: "\(executable) watch --fps 20 --connect \(daemon.socketPath)"
         )
-        func shows(_ text: String) -> Bool { Wait.until(timeout: 30) { terminal.text().contains(text) } }
-        #expect(shows("▶"), "\(terminal.text())")
+        func shows(_ text: String) async -> Bool { await OffPool.until(timeout: 30) { terminal.text().contains(text) } }
+        #expect(await shows("▶"), "\(terminal.text())")
 
         let pause = try await daemon.ctl(["pause"])
         #expect(pause.status == 0, "\(pause.stderr)")
-        #expect(shows("⏸"), "\(terminal.text())")
+        #expect(await shows("⏸"), "\(terminal.text())")
 
         // Keys in the viewer are commands to the daemon.
         try terminal.send("p")
-        #expect(Wait.until(timeout: 30) { Self.status(daemon)?["state"] == "playing" })
-        #expect(shows("▶"), "\(terminal.text())")
+        #expect(await OffPool.until(timeout: 30) { Self.status(daemon)?["state"] == "playing" })
+        #expect(await shows("▶"), "\(terminal.text())")
         try terminal.send("Space")
-        #expect(Wait.until(timeout: 30) { Self.status(daemon)?["state"] == "paused" })
+        #expect(await OffPool.until(timeout: 30) { Self.status(daemon)?["state"] == "paused" })
         try terminal.send("s")
-        #expect(Wait.until(timeout: 30) { Self.status(daemon)?["state"] == "stopped" })
+        #expect(await OffPool.until(timeout: 30) { Self.status(daemon)?["state"] == "stopped" })
 
         try terminal.send("q")
-        #expect(shows("EXIT=0"), "\(terminal.text())")
-        #expect(Wait.until(timeout: 30) { Self.status(daemon)?["subscribers"] == 0 }, "the viewer quit and detached")
+        #expect(await shows("EXIT=0"), "\(terminal.text())")
+        #expect(await OffPool.until(timeout: 30) { Self.status(daemon)?["subscribers"] == 0 }, "the viewer quit and detached")
         daemon.send(signal: SIGTERM)
-        #expect(daemon.waitForExit(timeout: 10) == 0, "\(daemon.log)")
+        #expect(await daemon.waitForExit(timeout: 10) == 0, "\(daemon.log)")
     }
 
     @Test func recordConnectWritesFramesOfTheStream() async throws {
         let directory = try TemporaryDirectory("ls-daemon-record")
         let daemon = try DaemonProcess(["--input", "demo"], directory: directory)
-        #expect(daemon.waitForSocket(), "\(daemon.log)")
-        #expect(Wait.until(timeout: 30) { Self.status(daemon)?["state"] == "playing" })
+        #expect(await daemon.waitForSocket(), "\(daemon.log)")
+        #expect(await OffPool.until(timeout: 30) { Self.status(daemon)?["state"] == "playing" })
         let out = directory.file("frames")
         let result = try await LightshowProcess.runDetached([
             "record", "--connect", daemon.socketPath, "--out", out, "--duration", "1.5s", "--fps", "10", "--size", "160x90",
@@ -87,7 +87,7 @@ import Glibc
         #expect(image.width == 160 && image.height == 90)
 
         daemon.send(signal: SIGTERM)
-        #expect(daemon.waitForExit(timeout: 10) == 0)
+        #expect(await daemon.waitForExit(timeout: 10) == 0)
         // With the daemon gone, --connect says so (66).
         let missing = try await LightshowProcess.runDetached(["record", "--connect", daemon.socketPath, "--out", directory.file("none"), "--duration", "1"])
         #expect(missing.status == 66 && missing.stderr.contains("no lightshow daemon is listening"), "\(missing.stderr)")
