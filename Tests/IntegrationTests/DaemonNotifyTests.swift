@@ -1,4 +1,5 @@
 import Foundation
+import LightShowDaemon
 import Testing
 import TestSupport
 
@@ -114,6 +115,40 @@ import Glibc
         let resumed = await Self.collect(notify) { $0.contains("WATCHDOG=1") }
         #expect(resumed.contains("WATCHDOG=1"), "\(daemon.log)")
         feeder.stop()
+        daemon.send(signal: SIGTERM)
+        #expect(await daemon.waitForExit(timeout: 10) == 0)
+    }
+
+    /// A fifo whose writer goes away (MPD stopped) is opened again, and while it waits for a new writer the
+    /// watchdog keeps pinging: waiting for a writer is not a hung read.
+    @Test func fifoWriterGoingAwayIsWaitedForNotRestarted() async throws {
+        let directory = try TemporaryDirectory("ls-daemon-fifo-end")
+        let notify = try NotifySocket(in: directory, abstract: false)
+        let fifo = directory.file("in.fifo")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let daemon = try DaemonProcess(
+            ["--input", "fifo:\(fifo)"],
+            environment: ["NOTIFY_SOCKET": notify.address, "WATCHDOG_USEC": "400000"],
+            directory: directory
+        )
+        #expect(await Self.collect(notify) { $0.contains("READY=1") }.contains("READY=1"), "\(daemon.log)")
+        // A writer plays a moment, then closes: end of input.
+        let tone = Signals.s16le(Signals.interleave(Signals.sine(frequency: 200, seconds: 0.5, sampleRate: 44_100), channels: 2))
+        try await OffPool.run { try tone.write(to: URL(fileURLWithPath: fifo)) }
+        #expect(await OffPool.until(timeout: 30) { daemon.log.contains("ended; opening it again") }, "\(daemon.log)")
+        // Waiting for the next writer: pings go on.
+        _ = await Self.collect(notify, timeout: 1) { _ in false }
+        let waiting = await Self.collect(notify, timeout: 2) { _ in false }
+        #expect(waiting.contains("WATCHDOG=1"), "\(waiting)\n\(daemon.log)")
+        #expect(daemon.isRunning)
+        // A new writer is heard.
+        let feeder = try FifoFeeder(path: fifo)
+        feeder.feeding = true
+        defer { feeder.stop() }
+        #expect(await OffPool.until(timeout: 30) {
+            let status = try? ControlClient(path: daemon.socketPath, timeoutSeconds: 30).request("status")["result"]
+            return status?["capture"] == "running"
+        }, "\(daemon.log)")
         daemon.send(signal: SIGTERM)
         #expect(await daemon.waitForExit(timeout: 10) == 0)
     }
