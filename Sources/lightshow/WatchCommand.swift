@@ -95,18 +95,7 @@ struct WatchCommand: AsyncParsableCommand {
 
     private func watch() async throws -> TerminalViewer.Outcome {
         var configuration = try global.loadConfiguration()
-        if let input {
-            guard let spec = InputSpec(parsing: input) else {
-                throw LightShowError("--input '\(input)': expected \(InputSpec.expectedSyntax)", exitStatus: .usage)
-            }
-            configuration.input.source = spec
-        }
-        if let formatPCM {
-            guard let pcm = PCMFormat(parsing: formatPCM) else {
-                throw LightShowError("--format-pcm '\(formatPCM)': expected \(PCMFormat.expectedSyntax)", exitStatus: .usage)
-            }
-            configuration.input.pcmFormat = pcm
-        }
+        try configuration.applyInputFlags(input: input, formatPCM: formatPCM)
         let environment = ProcessInfo.processInfo.environment
         let subscription = try connect ? ShowSubscription(path: global.controlSocketPath(explicit: socket), framesPerSecond: fps) : nil
         let session = try TerminalSession()
