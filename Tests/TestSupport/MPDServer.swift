@@ -12,8 +12,18 @@ public final class MPDServer: @unchecked Sendable {
     public var address: String { "127.0.0.1:\(port)" }
     private var process: Process?
 
-    /// Writes the config and starts MPD; `tracks` are file names already written into `musicDirectory`.
-    public init(password: String? = nil, prepare: (_ musicDirectory: String) throws -> Void) async throws {
+    /// Where MPD plays: nowhere (in real time), or into a PulseAudio server.
+    public enum Output: Sendable {
+        case null
+        case pulse(PulseAudioServer)
+    }
+
+    private let environment: [String: String]
+
+    /// Writes the config and starts MPD; `prepare` writes the tracks into the music directory.
+    public init(
+        password: String? = nil, output: Output = .null, prepare: (_ musicDirectory: String) throws -> Void
+    ) async throws {
         directory = try TemporaryDirectory("lightshow-mpd")
         port = try Self.freePort()
         let music = directory.file("music")
@@ -26,15 +36,18 @@ public final class MPDServer: @unchecked Sendable {
             db_file "\(directory.file("db"))"
             log_file "\(directory.file("mpd.log"))"
             bind_to_address "127.0.0.1"
-            bind_to_address "\(socketPath)"
+            bind_to_address "\(directory.file("mpd.sock"))"
             port "\(port)"
-            audio_output {
-                type "null"
-                name "null"
-                sync "yes"
-            }
 
             """
+        switch output {
+        case .null:
+            config += "audio_output {\n    type \"null\"\n    name \"null\"\n    sync \"yes\"\n}\n"
+            environment = [:]
+        case .pulse(let pulse):
+            config += "audio_output {\n    type \"pulse\"\n    name \"lights\"\n    sink \"lights\"\n}\n"
+            environment = pulse.clientEnvironment
+        }
         if let password { config += "password \"\(password)@read,add,control,admin\"\n" }
         try directory.write("mpd.conf", Data(config.utf8))
         try await start()
@@ -45,11 +58,14 @@ public final class MPDServer: @unchecked Sendable {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/mpd")
         process.arguments = ["--no-daemon", directory.file("mpd.conf")]
+        var env = ProcessInfo.processInfo.environment
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
         self.process = process
-        try await waitFor("MPD accepting connections on port \(port)", timeout: 20) { Self.canConnect(port: port) }
+        try await waitFor("MPD accepting connections on port \(port)", timeout: 20) { SocketProbe.canConnect(port: port) }
     }
 
     /// Kills MPD at once (no clean shutdown), as if it crashed.
@@ -93,19 +109,6 @@ public final class MPDServer: @unchecked Sendable {
         }
         guard bound else { throw ExternalTool.Failure(description: "bind to a free port failed") }
         return UInt16(bigEndian: address.sin_port)
-    }
-
-    static func canConnect(port: UInt16) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = port.bigEndian
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
-        }
     }
 }
 

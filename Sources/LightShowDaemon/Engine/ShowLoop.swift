@@ -84,7 +84,9 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
             case .inputFailed(let error):
                 throw error
             case .mpd(.status(let status)):
+                let previousTitle = nowPlaying.title
                 nowPlaying.update(status, at: showSeconds)
+                if nowPlaying.title != previousTitle { logger.info("title: \(nowPlaying.title)") }
                 apply(machine.mpd(status.state))
                 askForRefresh()
             case .mpd(.lost):
