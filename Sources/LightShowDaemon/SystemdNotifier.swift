@@ -1,3 +1,4 @@
+import LightShowAudio
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -59,6 +60,6 @@ public struct SystemdNotifier: Sendable {
     }
 
     static func monotonicMicroseconds() -> UInt64 {
-        Monotonic.nanoseconds() / 1000
+        MonotonicClock.now() / 1000
     }
 }
