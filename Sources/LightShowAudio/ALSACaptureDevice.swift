@@ -20,7 +20,8 @@ final class ALSACaptureDevice: @unchecked Sendable {
     let parameters: Parameters
 
     /// Opens `name` for capture (non-blocking; reads wait in `snd_pcm_wait`), negotiates interleaved S16_LE or
-    /// FLOAT_LE, 48 kHz or the device's nearest rate, stereo or mono, and a period of about 5 ms, then starts it.
+    /// FLOAT_LE, 48 kHz or the device's nearest rate, stereo or mono, and a period of about 5 ms, and prepares it.
+    /// The capture thread calls `start()` when it begins reading, so no audio piles up before then.
     /// - Parameter required: parameters a reopened device must match, so blocks keep one format.
     init(name: String, required: Parameters? = nil) throws(ALSAError) {
         // alsa-lib would print its own lines for a failed open, each try while a lost device is retried;
@@ -35,7 +36,6 @@ final class ALSACaptureDevice: @unchecked Sendable {
         do {
             parameters = try Self.configure(handle, required: required)
             try check(snd_pcm_prepare(handle), "snd_pcm_prepare")
-            try check(snd_pcm_start(handle), "snd_pcm_start")
         } catch {
             snd_pcm_close(handle)
             throw error

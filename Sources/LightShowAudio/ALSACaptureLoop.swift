@@ -41,6 +41,14 @@ struct ALSACaptureLoop: Sendable {
     }
 
     mutating func run() {
+        if let device {
+            do {
+                try device.start()
+                lastReadTime = MonotonicClock.now()
+            } catch {
+                lose(error)
+            }
+        }
         while !stopped, !sink.isCancelled() {
             let stall = stallRequest.withLock { value in defer { value = 0 }; return value }
             if stall > 0 { MonotonicClock.sleep(seconds: stall) }
@@ -134,7 +142,9 @@ struct ALSACaptureLoop: Sendable {
         let fillStep = UInt64(20_000_000)
         if MonotonicClock.now() >= nextAttempt {
             do {
-                device = try ALSACaptureDevice(name: deviceName, required: parameters)
+                let reopened = try ALSACaptureDevice(name: deviceName, required: parameters)
+                try reopened.start()
+                device = reopened
                 lastReadTime = MonotonicClock.now()
                 recorder.update { $0.reopens += 1 }
                 logger.notice("\(spec) is back after \(failedAttempts + 1) attempt(s); capturing again")

@@ -30,6 +30,10 @@ import TestSupport
         return try directory.write("tones.wav", Signals.wav(mix, channels: 1, sampleRate: 48_000))
     }
 
+    static func isRound(_ e: (minX: Int, maxX: Int, minY: Int, maxY: Int, count: Int)) -> Bool {
+        abs((e.maxX - e.minX) - (e.maxY - e.minY)) <= 2
+    }
+
     private func lastLine(_ tmux: TmuxSession) -> String {
         tmux.text().split(separator: "\n", omittingEmptySubsequences: false).dropLast().last.map(String.init) ?? ""
     }
@@ -41,7 +45,8 @@ import TestSupport
         let lit = await ExternalTool.waitUntil(seconds: Self.deadline) {
             let screen = tmux.screen()
             extents = [Self.isBass, Self.isMid, Self.isTreble].compactMap { screen.extent(where: $0) }
-            return extents.count == 3 && extents.allSatisfy { $0.count > 300 }
+            // A capture can catch a frame half drawn while the levels move, so poll for a whole one.
+            return extents.count == 3 && extents.allSatisfy { $0.count > 300 && Self.isRound($0) }
         }
         #expect(lit, "three lit lights in red, green and blue: \(extents)")
         guard extents.count == 3 else { return }
@@ -100,6 +105,50 @@ import TestSupport
         #expect(await ExternalTool.waitUntil(seconds: Self.deadline) { tmux.text().contains("EXIT=0") })
     }
 
+    @Test func helpDimsEverythingButTheExplainedLight() async throws {
+        let state = try TemporaryDirectory("watch-state")
+        let tmux = try start("--input \(try toneFile(in: state))", state: state, firstRun: true)
+        // On the bass step: the bass light at full brightness, the other two dimmed below their colour tests.
+        #expect(await ExternalTool.waitUntil(seconds: Self.deadline) {
+            let screen = tmux.screen()
+            return (screen.extent(where: Self.isBass)?.count ?? 0) > 300
+                && screen.extent(where: Self.isMid) == nil && screen.extent(where: Self.isTreble) == nil
+        })
+        try tmux.send("Space")
+        #expect(await ExternalTool.waitUntil(seconds: Self.deadline) {
+            let screen = tmux.screen()
+            return (screen.extent(where: Self.isMid)?.count ?? 0) > 300
+                && screen.extent(where: Self.isBass) == nil && screen.extent(where: Self.isTreble) == nil
+        })
+        // Closed: all three bright again.
+        try tmux.send("Escape")
+        #expect(await ExternalTool.waitUntil(seconds: Self.deadline) {
+            let screen = tmux.screen()
+            return [Self.isBass, Self.isMid, Self.isTreble].allSatisfy { (screen.extent(where: $0)?.count ?? 0) > 300 }
+        })
+    }
+
+    @Test func colourDepthFollowsTheFlagAndNoColor() async throws {
+        let state = try TemporaryDirectory("watch-state")
+        let palette = try start("--input demo --color 256", state: state)
+        #expect(await ExternalTool.waitUntil(seconds: Self.deadline) {
+            let raw = (try? palette.tmux(["capture-pane", "-e", "-p", "-t", "s"])) ?? ""
+            return raw.contains("8;5;") && !raw.contains("8;2;")
+        }, "256-colour codes only")
+        let plainState = try TemporaryDirectory("watch-state")
+        try FileManager.default.createDirectory(atPath: plainState.file("lightshow"), withIntermediateDirectories: true)
+        try plainState.write("lightshow/help-shown", Data())
+        let plain = try TmuxSession(
+            columns: 160, rows: 48,
+            environment: ["COLORTERM": "truecolor", "NO_COLOR": "1", "XDG_STATE_HOME": plainState.path],
+            command: "'\(LightshowProcess.executableURL.path)' watch --input \(try toneFile(in: plainState))"
+        )
+        #expect(await ExternalTool.waitUntil(seconds: Self.deadline) {
+            let raw = (try? plain.tmux(["capture-pane", "-e", "-p", "-t", "s"])) ?? ""
+            return raw.contains("█") && !raw.contains("8;2;") && !raw.contains("8;5;")
+        }, "NO_COLOR: shades, no colour codes")
+    }
+
     @Test func tuningSliderMovesClampsAndRetunesTheAnalyzer() async throws {
         let state = try TemporaryDirectory("watch-state")
         let tmux = try start("--input \(try toneFile(in: state))", state: state)
@@ -135,6 +184,29 @@ import TestSupport
         #expect(tmux.display("#{alternate_on} #{cursor_flag}") == "0 1")
     }
 
+    @Test func suspendAndResumeGiveTheTerminalBackAndTakeItAgain() async throws {
+        let state = try TemporaryDirectory("watch-state")
+        try FileManager.default.createDirectory(atPath: state.file("lightshow"), withIntermediateDirectories: true)
+        try state.write("lightshow/help-shown", Data())
+        // An interactive shell with job control, as a user would have.
+        let tmux = try TmuxSession(
+            columns: 120, rows: 36,
+            environment: ["COLORTERM": "truecolor", "XDG_STATE_HOME": state.path, "PS1": "$ "],
+            command: "bash --norc --noprofile -i"
+        )
+        try tmux.send("'\(LightshowProcess.executableURL.path)' watch --input demo", "Enter")
+        #expect(await ExternalTool.waitUntil(seconds: Self.deadline) { tmux.display("#{alternate_on} #{cursor_flag}") == "1 0" })
+        try tmux.send("C-z")
+        #expect(await ExternalTool.waitUntil(seconds: Self.deadline) { tmux.text().contains("Stopped") })
+        #expect(tmux.display("#{alternate_on} #{cursor_flag}") == "0 1")
+        try tmux.send("fg", "Enter")
+        #expect(await ExternalTool.waitUntil(seconds: Self.deadline) {
+            tmux.display("#{alternate_on} #{cursor_flag}") == "1 0" && lastLine(tmux).contains("▶ Demo")
+        })
+        try tmux.send("q")
+        #expect(await ExternalTool.waitUntil(seconds: Self.deadline) { tmux.display("#{alternate_on} #{cursor_flag}") == "0 1" })
+    }
+
     @Test func resizeLaysTheSceneOutAgain() async throws {
         let state = try TemporaryDirectory("watch-state")
         let tmux = try start("--input \(try toneFile(in: state))", state: state)
@@ -148,10 +220,12 @@ import TestSupport
         #expect(await ExternalTool.waitUntil(seconds: Self.deadline) {
             narrow = tmux.screen().extent(where: Self.isTreble)
             guard let narrow, narrow.count > 100 else { return false }
+            // Inside the new window and still round (a capture may catch a frame half drawn, so poll for it).
             return narrow.maxX < 100 && narrow.maxY < 60
-        }, "treble light inside the 100×30 window: \(String(describing: narrow))")
-        if let narrow {
-            #expect(abs((narrow.maxX - narrow.minX) - (narrow.maxY - narrow.minY)) <= 2, "still round")
+                && abs((narrow.maxX - narrow.minX) - (narrow.maxY - narrow.minY)) <= 2
+        }, "a round treble light inside the 100×30 window: \(String(describing: narrow))")
+        if let wide, let narrow {
+            #expect(narrow.maxX - narrow.minX < wide.maxX - wide.minX, "smaller after shrinking")
         }
         try tmux.resize(columns: 16, rows: 5)
         #expect(await ExternalTool.waitUntil(seconds: Self.deadline) { tmux.text().contains("too small") })

@@ -43,6 +43,19 @@ final class BlockCollector: @unchecked Sendable {
     /// All samples so far, interleaved.
     var samples: [Float] { lock.withLock { arrivals.flatMap(\.block.samples) } }
 
+    /// The newest `count` samples (interleaved), without copying the rest.
+    func newestSamples(_ count: Int) -> [Float] {
+        lock.withLock {
+            var chunks: [[Float]] = []
+            var total = 0
+            for arrival in arrivals.reversed() where total < count {
+                chunks.append(arrival.block.samples)
+                total += arrival.block.samples.count
+            }
+            return Array(chunks.reversed().joined().suffix(count))
+        }
+    }
+
     /// Waits until `frames` frames arrived; false on timeout.
     func waitForFrames(_ frames: Int, seconds: Double = 30) async -> Bool {
         await ExternalTool.waitUntil(seconds: seconds) { frameCount >= frames }

@@ -39,7 +39,7 @@ import TestSupport
         var path = wav
         if format != "wav" {
             path = dir.file("tone.\(format)")
-            try ExternalTool.run("sox", [wav, path])
+            try await ExternalTool.runDetached("sox", [wav, path])
         }
         let source = try AudioSources.open(.file(path: path))
         #expect(source.sampleRate == 48_000)

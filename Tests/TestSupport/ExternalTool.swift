@@ -32,14 +32,30 @@ public enum ExternalTool {
         return String(decoding: outData, as: UTF8.self)
     }
 
+    /// `run` on a thread of its own, so waiting for the tool never holds a thread of the (small) cooperative pool
+    /// that other tests running in parallel need.
+    @discardableResult
+    public static func runDetached(_ tool: String, _ arguments: [String], environment: [String: String] = [:]) async throws -> String {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(with: Result { try run(tool, arguments, environment: environment) })
+            }
+        }
+    }
+
     /// Polls `condition` every 20 ms until it holds or `seconds` pass; returns whether it held.
     /// Suspends rather than sleeping, so it never holds a thread of the (small) cooperative pool.
     public static func waitUntil(seconds: Double, _ condition: () -> Bool) async -> Bool {
+        await waitUntil(seconds: seconds) { () async -> Bool in condition() }
+    }
+
+    /// `waitUntil` for a condition that itself awaits.
+    public static func waitUntil(seconds: Double, _ condition: () async -> Bool) async -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
-            if condition() { return true }
+            if await condition() { return true }
             try? await Task.sleep(nanoseconds: 20_000_000)
         }
-        return condition()
+        return await condition()
     }
 }

@@ -30,15 +30,16 @@ public final class PulseAudioServer: @unchecked Sendable {
     /// Starts the server and waits until it answers; throws if it doesn't within `seconds`.
     public func start(within seconds: Double = 20) async throws {
         try? FileManager.default.removeItem(atPath: socketPath)
-        try ExternalTool.run("pulseaudio", [
+        try await ExternalTool.runDetached("pulseaudio", [
             "-n", "-F", directory.file("test.pa"), "--daemonize=yes", "--exit-idle-time=-1", "--use-pid-file=no",
             "--disallow-exit", "--log-target=syslog",
         ], environment: [
             "HOME": directory.path, "XDG_RUNTIME_DIR": directory.file("pa"), "XDG_CONFIG_HOME": directory.file("config"),
         ])
         pid = Self.findServer(config: directory.file("test.pa"))
-        let answered = await ExternalTool.waitUntil(seconds: seconds) {
-            (try? ExternalTool.run("pactl", ["info"], environment: clientEnvironment)) != nil
+        let environment = clientEnvironment
+        let answered = await ExternalTool.waitUntil(seconds: seconds) { () async -> Bool in
+            (try? await ExternalTool.runDetached("pactl", ["info"], environment: environment)) != nil
         }
         guard pid != nil, answered else {
             stop()
