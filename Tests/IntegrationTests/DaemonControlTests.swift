@@ -67,7 +67,7 @@ import Glibc
             return frames
         }
         #expect(frames.count == 5)
-        #expect(frames.allSatisfy { $0["state"] == "playing" && $0["title"] == "Demo" && $0["bass"]?.numberValue != nil })
+        #expect(frames.allSatisfy { $0["state"] == "playing" && $0["title"] == "Demo" && $0["bass"]?.numberValue != nil }, "\(frames)")
         #expect(await fixture.stop() == 0)
     }
 

@@ -81,6 +81,8 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
 
     /// Everything but the audio: commands, MPD, reloads, timers.
     mutating func handle(_ event: ShowEvent, _ onFrame: FrameOutput) throws {
+        let before = (state: machine.state, title: nowPlaying.title)
+        defer { armTimer() }
         switch event {
         case .mpd(.status(let status)):
             let previousTitle = nowPlaying.title
@@ -102,7 +104,10 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
             apply(machine.timeoutTriggered())
             try refreshIfStalled(onFrame)
         }
-        armTimer()
+        // On a live input, a change shows at once (a key press, MPD), not with the next analysis frame.
+        if isLive && (machine.state != before.state || nowPlaying.title != before.title) {
+            try emit(time: lastAudioTime, live: nil, onFrame)
+        }
     }
 
     /// One block of audio, on the source's reader thread for a live input.
