@@ -151,7 +151,7 @@ public final class TerminalViewer: @unchecked Sendable {
             let frame = feed.latestFrame() ?? ShowFrame(index: 0, time: 0, levels: .zero, state: .stopped, title: "")
             var style = options.style
             style.bands = controls.tuning.bands
-            let scene = TerminalSceneComposer.scene(
+            let scene = composer.scene(
                 frame: frame, columns: size.columns, rows: size.rows, cellAspect: size.cellAspect, style: style
             )
             let overlays = controls.overlays

@@ -49,13 +49,7 @@ public struct Scene: Equatable, Sendable {
         self.layout = layout
         background = LinearGradient(style.background)
         lights = Band.allCases.map { band in
-            let level = Double(frame.levels[band])
-            return Light(
-                band: band,
-                color: style.bands[band].color,
-                level: level.isFinite ? min(1, max(0, level)) : 0,
-                circle: layout.circle(for: band)
-            )
+            Light(band: band, color: style.bands[band].color, level: Self.level(of: band, in: frame), circle: layout.circle(for: band))
         }
         toolbar = toolbarVisible && layout.toolbar.height > 0
             ? Toolbar(
@@ -63,6 +57,19 @@ public struct Scene: Equatable, Sendable {
                 elapsedText: Self.formatElapsed(frame.elapsed ?? frame.time)
             )
             : nil
+    }
+
+    /// A light's alpha for `frame`: its band's level clamped to 0…1, 0 when not finite.
+    public static func level(of band: Band, in frame: ShowFrame) -> Double {
+        let level = Double(frame.levels[band])
+        return level.isFinite ? min(1, max(0, level)) : 0
+    }
+
+    /// The same scene with the lights at `frame`'s levels (layout, colours and toolbar unchanged).
+    public mutating func updateLevels(from frame: ShowFrame) {
+        for index in lights.indices {
+            lights[index].level = Self.level(of: lights[index].band, in: frame)
+        }
     }
 
     /// `m:ss` below an hour, `h:mm:ss` from there; negative or non-finite input shows `0:00`.

@@ -6,6 +6,7 @@ public final class FrameRenderer {
     private let fontPaths: [String]
     private var background: Framebuffer?
     private var backgroundGradient: LinearGradient?
+    private var canvas: Framebuffer?
     private var font: FontFace?
     private var fontTried: Int?
 
@@ -24,12 +25,27 @@ public final class FrameRenderer {
             background = fresh
             backgroundGradient = scene.background
         }
-        var image = background ?? Framebuffer(width: layout.width, height: layout.height)
+        var image = reusedCanvas(layout.width, layout.height)
+        defer { canvas = image }
         for light in scene.lights {
             image.fillCircle(light.circle, color: light.color, alpha: light.level)
         }
         if let toolbar = scene.toolbar {
             ToolbarPainter.paint(toolbar, on: &image, font: font(forStripHeight: toolbar.rect.height))
+        }
+        return image
+    }
+
+    /// The background in last frame's image storage (once the caller has let go of it), so a frame allocates nothing.
+    private func reusedCanvas(_ width: Int, _ height: Int) -> Framebuffer {
+        let background = background ?? Framebuffer(width: width, height: height)
+        guard var image = canvas.take(), image.width == width, image.height == height,
+              image.pixels.count == background.pixels.count else { return background }
+        image.pixels.withUnsafeMutableBufferPointer { target in
+            background.pixels.withUnsafeBufferPointer { source in
+                guard let to = target.baseAddress, let from = source.baseAddress else { return }
+                to.update(from: from, count: source.count)
+            }
         }
         return image
     }

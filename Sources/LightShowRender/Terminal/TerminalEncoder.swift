@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Turns successive grids into the bytes that update a terminal: only the cells that changed since the last frame,
 /// a colour code only when the colour changes, the cursor moved only over gaps, and the whole frame wrapped in
 /// synchronized output (`ESC[?2026h` … `ESC[?2026l`). A frame where nothing changed produces no bytes.
@@ -47,9 +53,17 @@ public struct TerminalEncoder: Sendable {
         // Taken out of self so emitting (which mutates self) doesn't overlap the access.
         var old = previous
         previous = []
+        let rowBytes = grid.columns * MemoryLayout<TerminalCell>.stride
         grid.cells.withUnsafeBufferPointer { cells in
             for row in 0..<grid.rows {
                 let base = row * grid.columns
+                // Most rows don't change between frames: one memcmp skips them (cells are plain integers).
+                if !full && rowBytes > 0 {
+                    let same = old.withUnsafeBufferPointer { previousCells in
+                        memcmp(previousCells.baseAddress! + base, cells.baseAddress! + base, rowBytes) == 0
+                    }
+                    if same { continue }
+                }
                 for column in 0..<grid.columns {
                     let cell = cells[base + column]
                     if !full && old[base + column] == cell { continue }
@@ -144,8 +158,18 @@ public struct TerminalEncoder: Sendable {
 
 @inline(__always)
 func appendDecimal(_ value: Int, into out: inout [UInt8]) {
-    if value >= 10 { appendDecimal(value / 10, into: &out) }
-    out.append(UInt8(0x30 + value % 10))
+    // Colour channels and screen positions are almost always under 1000: no recursion for those.
+    if value < 10 {
+        out.append(UInt8(0x30 + value))
+    } else if value < 100 {
+        out.append(UInt8(0x30 + value / 10)); out.append(UInt8(0x30 + value % 10))
+    } else if value < 1000 {
+        out.append(UInt8(0x30 + value / 100)); out.append(UInt8(0x30 + value / 10 % 10))
+        out.append(UInt8(0x30 + value % 10))
+    } else {
+        appendDecimal(value / 10, into: &out)
+        out.append(UInt8(0x30 + value % 10))
+    }
 }
 
 @inline(__always)

@@ -36,6 +36,11 @@ public struct TerminalGrid: Equatable, Sendable {
         cells = [TerminalCell](repeating: .blank, count: self.columns * self.rows)
     }
 
+    /// Every cell blank again, keeping the storage.
+    public mutating func clear() {
+        cells.withUnsafeMutableBufferPointer { $0.update(repeating: .blank) }
+    }
+
     public subscript(column: Int, row: Int) -> TerminalCell {
         get { cells[row * columns + column] }
         set { cells[row * columns + column] = newValue }

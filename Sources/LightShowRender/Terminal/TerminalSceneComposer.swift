@@ -8,6 +8,8 @@ public final class TerminalSceneComposer {
     public static let minimumRows = 8
 
     private let renderer = FrameRenderer(fontPaths: [])
+    /// Last frame's grid: its storage is reused once the caller has let go of it, so a frame allocates nothing.
+    private var spareGrid: TerminalGrid?
 
     public init() {}
 
@@ -25,9 +27,43 @@ public final class TerminalSceneComposer {
         return Scene(frame: frame, width: columns, height: height, pixelAspect: aspect, style: style)
     }
 
+    /// `scene(frame:…)` for successive frames: when only the levels moved (same screen, style, state, title and
+    /// elapsed second) the last scene is reused with new levels, skipping the layout and the toolbar text.
+    public func scene(frame: ShowFrame, columns: Int, rows: Int, cellAspect: Double = 2, style: Scene.Style) -> Scene {
+        let elapsed = frame.elapsed ?? frame.time
+        // `Scene.formatElapsed` depends only on the whole second (anything non-finite shows as 0:00, like -1).
+        let key = SceneKey(
+            columns: columns, rows: rows, cellAspect: cellAspect, style: style, state: frame.state, title: frame.title,
+            second: elapsed.isFinite ? elapsed.rounded(.down) : -1
+        )
+        if var scene = lastScene, key == lastSceneKey {
+            scene.updateLevels(from: frame)
+            lastScene = scene
+            return scene
+        }
+        let scene = Self.scene(frame: frame, columns: columns, rows: rows, cellAspect: cellAspect, style: style)
+        lastScene = scene
+        lastSceneKey = key
+        return scene
+    }
+
+    private struct SceneKey: Equatable {
+        var columns: Int
+        var rows: Int
+        var cellAspect: Double
+        var style: Scene.Style
+        var state: PlaybackState
+        var title: String
+        var second: Double
+    }
+
+    private var lastScene: Scene?
+    private var lastSceneKey: SceneKey?
+
     public func compose(_ scene: Scene, depth: TerminalColorDepth, overlays: TerminalOverlays) -> TerminalGrid {
         let columns = scene.layout.width, rows = scene.layout.height / 2
-        var grid = TerminalGrid(columns: columns, rows: rows, depth: depth)
+        var grid = reusedGrid(columns: columns, rows: rows, depth: depth)
+        defer { spareGrid = grid }
         var pixels = scene
         pixels.toolbar = nil
         var image = renderer.render(pixels)
@@ -52,6 +88,14 @@ public final class TerminalSceneComposer {
                 drawBalloon(balloon, on: &grid)
             }
         }
+        return grid
+    }
+
+    private func reusedGrid(columns: Int, rows: Int, depth: TerminalColorDepth) -> TerminalGrid {
+        guard var grid = spareGrid.take(), grid.columns == columns, grid.rows == rows, grid.depth == depth else {
+            return TerminalGrid(columns: columns, rows: rows, depth: depth)
+        }
+        grid.clear()
         return grid
     }
 
