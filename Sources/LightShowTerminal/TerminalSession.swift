@@ -58,6 +58,9 @@ public final class TerminalSession: @unchecked Sendable {
         var raw = saved
         raw.c_lflag &= ~tcflag_t(ICANON | ECHO | IEXTEN)
         raw.c_iflag &= ~tcflag_t(IXON | ICRNL | INLCR)
+        // The frames place the cursor themselves and never send a newline: without output processing the kernel
+        // passes each frame through instead of scanning it byte by byte.
+        raw.c_oflag &= ~tcflag_t(OPOST)
         withUnsafeMutableBytes(of: &raw.c_cc) { cc in
             cc[Int(VMIN)] = 1
             cc[Int(VTIME)] = 0
