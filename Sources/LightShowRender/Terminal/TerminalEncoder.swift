@@ -19,6 +19,8 @@ public struct TerminalEncoder: Sendable {
     private var foreground: UInt32?
     private var background: UInt32?
     private var depth: TerminalColorDepth = .truecolor
+    /// Room for a frame's bytes, kept between frames.
+    private var scratch: [UInt8] = []
 
     public static let beginSynchronized: [UInt8] = Array("\u{1B}[?2026h".utf8)
     public static let endSynchronized: [UInt8] = Array("\u{1B}[?2026l".utf8)
@@ -53,25 +55,35 @@ public struct TerminalEncoder: Sendable {
         // Taken out of self so emitting (which mutates self) doesn't overlap the access.
         var old = previous
         previous = []
+        var scratch = self.scratch
+        self.scratch = []
+        let needed = max(1, grid.cells.count) * ByteCursor.maximumPerCell
+        if scratch.count < needed { scratch = [UInt8](repeating: 0, count: needed) }
         let rowBytes = grid.columns * MemoryLayout<TerminalCell>.stride
-        grid.cells.withUnsafeBufferPointer { cells in
-            for row in 0..<grid.rows {
-                let base = row * grid.columns
-                // Most rows don't change between frames: one memcmp skips them (cells are plain integers).
-                if !full && rowBytes > 0 {
-                    let same = old.withUnsafeBufferPointer { previousCells in
-                        memcmp(previousCells.baseAddress! + base, cells.baseAddress! + base, rowBytes) == 0
+        let written = scratch.withUnsafeMutableBufferPointer { buffer in
+            var bytes = ByteCursor(buffer.baseAddress!)
+            grid.cells.withUnsafeBufferPointer { cells in
+                old.withUnsafeMutableBufferPointer { previousCells in
+                    for row in 0..<grid.rows {
+                        let base = row * grid.columns
+                        // Most rows don't change between frames: one memcmp skips them (cells are plain integers).
+                        if !full && rowBytes > 0
+                            && memcmp(previousCells.baseAddress! + base, cells.baseAddress! + base, rowBytes) == 0 {
+                            continue
+                        }
+                        for column in 0..<grid.columns {
+                            let cell = cells[base + column]
+                            if !full && previousCells[base + column] == cell { continue }
+                            previousCells[base + column] = cell
+                            emit(cell, column: column, row: row, into: &bytes)
+                        }
                     }
-                    if same { continue }
-                }
-                for column in 0..<grid.columns {
-                    let cell = cells[base + column]
-                    if !full && old[base + column] == cell { continue }
-                    old[base + column] = cell
-                    emit(cell, column: column, row: row, into: &out)
                 }
             }
+            return bytes.count
         }
+        out.append(contentsOf: scratch[0..<written])
+        self.scratch = scratch
         previous = old
         if out.count == bodyStart {
             out.removeSubrange(start...)
@@ -80,7 +92,7 @@ public struct TerminalEncoder: Sendable {
         }
     }
 
-    private mutating func emit(_ cell: TerminalCell, column: Int, row: Int, into out: inout [UInt8]) {
+    private mutating func emit(_ cell: TerminalCell, column: Int, row: Int, into out: inout ByteCursor) {
         moveCursor(column: column, row: row, into: &out)
         // A space shows only its background; any other glyph needs both colours.
         let needsForeground = cell.scalar != TerminalCell.space
@@ -99,7 +111,7 @@ public struct TerminalEncoder: Sendable {
             }
             out.append(0x6D)  // m
         }
-        appendUTF8(cell.scalar, into: &out)
+        out.appendUTF8(cell.scalar)
         cursorColumn += 1
         // Past the last column the cursor waits to wrap; a glyph of uncertain width may take two cells.
         if column == columns - 1 || !Self.isKnownNarrow(cell.scalar) {
@@ -108,24 +120,24 @@ public struct TerminalEncoder: Sendable {
         }
     }
 
-    private mutating func moveCursor(column: Int, row: Int, into out: inout [UInt8]) {
+    private mutating func moveCursor(column: Int, row: Int, into out: inout ByteCursor) {
         if cursorRow == row && cursorColumn == column { return }
         out.append(0x1B); out.append(0x5B)
         if cursorRow == row && cursorColumn >= 0 && column > cursorColumn {
             let gap = column - cursorColumn
-            if gap > 1 { appendDecimal(gap, into: &out) }
+            if gap > 1 { out.appendDecimal(gap) }
             out.append(0x43)  // C: cursor forward
         } else {
-            appendDecimal(row + 1, into: &out)
+            out.appendDecimal(row + 1)
             out.append(0x3B)
-            appendDecimal(column + 1, into: &out)
+            out.appendDecimal(column + 1)
             out.append(0x48)  // H: cursor position
         }
         cursorColumn = column
         cursorRow = row
     }
 
-    private func appendColor(_ code: UInt32, isForeground: Bool, into out: inout [UInt8]) {
+    private func appendColor(_ code: UInt32, isForeground: Bool, into out: inout ByteCursor) {
         if code == TerminalCell.defaultColor {
             out.append(isForeground ? 0x33 : 0x34); out.append(0x39)  // 39 / 49
             return
@@ -133,17 +145,17 @@ public struct TerminalEncoder: Sendable {
         switch depth {
         case .truecolor:
             out.append(isForeground ? 0x33 : 0x34)
-            out.append(contentsOf: [0x38, 0x3B, 0x32, 0x3B])  // 8;2;
-            appendDecimal(Int(code >> 16 & 0xFF), into: &out); out.append(0x3B)
-            appendDecimal(Int(code >> 8 & 0xFF), into: &out); out.append(0x3B)
-            appendDecimal(Int(code & 0xFF), into: &out)
+            out.append(0x38, 0x3B); out.append(0x32, 0x3B)  // 8;2;
+            out.appendDecimal(Int(code >> 16 & 0xFF)); out.append(0x3B)
+            out.appendDecimal(Int(code >> 8 & 0xFF)); out.append(0x3B)
+            out.appendDecimal(Int(code & 0xFF))
         case .palette256:
             out.append(isForeground ? 0x33 : 0x34)
-            out.append(contentsOf: [0x38, 0x3B, 0x35, 0x3B])  // 8;5;
-            appendDecimal(Int(code), into: &out)
+            out.append(0x38, 0x3B); out.append(0x35, 0x3B)  // 8;5;
+            out.appendDecimal(Int(code))
         case .ansi16:
             let index = Int(code)
-            appendDecimal(index < 8 ? (isForeground ? 30 : 40) + index : (isForeground ? 90 : 100) + index - 8, into: &out)
+            out.appendDecimal(index < 8 ? (isForeground ? 30 : 40) + index : (isForeground ? 90 : 100) + index - 8)
         case .none:
             out.append(isForeground ? 0x33 : 0x34); out.append(0x39)
         }
@@ -153,37 +165,5 @@ public struct TerminalEncoder: Sendable {
     static func isKnownNarrow(_ scalar: UInt32) -> Bool {
         scalar < 0x7F || (0x2500...0x25FF).contains(scalar) || scalar == 0xB7 || scalar == 0x2013 || scalar == 0x2014
             || scalar == 0x2190 || scalar == 0x2192 || scalar == 0x2026
-    }
-}
-
-@inline(__always)
-func appendDecimal(_ value: Int, into out: inout [UInt8]) {
-    // Colour channels and screen positions are almost always under 1000: no recursion for those.
-    if value < 10 {
-        out.append(UInt8(0x30 + value))
-    } else if value < 100 {
-        out.append(UInt8(0x30 + value / 10)); out.append(UInt8(0x30 + value % 10))
-    } else if value < 1000 {
-        out.append(UInt8(0x30 + value / 100)); out.append(UInt8(0x30 + value / 10 % 10))
-        out.append(UInt8(0x30 + value % 10))
-    } else {
-        appendDecimal(value / 10, into: &out)
-        out.append(UInt8(0x30 + value % 10))
-    }
-}
-
-@inline(__always)
-func appendUTF8(_ scalar: UInt32, into out: inout [UInt8]) {
-    switch scalar {
-    case 0..<0x80:
-        out.append(UInt8(scalar))
-    case 0x80..<0x800:
-        out.append(UInt8(0xC0 | scalar >> 6)); out.append(UInt8(0x80 | scalar & 0x3F))
-    case 0x800..<0x10000:
-        out.append(UInt8(0xE0 | scalar >> 12)); out.append(UInt8(0x80 | scalar >> 6 & 0x3F))
-        out.append(UInt8(0x80 | scalar & 0x3F))
-    default:
-        out.append(UInt8(0xF0 | scalar >> 18)); out.append(UInt8(0x80 | scalar >> 12 & 0x3F))
-        out.append(UInt8(0x80 | scalar >> 6 & 0x3F)); out.append(UInt8(0x80 | scalar & 0x3F))
     }
 }
