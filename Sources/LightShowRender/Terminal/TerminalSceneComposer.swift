@@ -62,15 +62,25 @@ public final class TerminalSceneComposer {
 
     public func compose(_ scene: Scene, depth: TerminalColorDepth, overlays: TerminalOverlays) -> TerminalGrid {
         let columns = scene.layout.width, rows = scene.layout.height / 2
-        var grid = reusedGrid(columns: columns, rows: rows, depth: depth)
-        defer { spareGrid = grid }
+        // Without overlays, and with the same canvas as the last frame, only the rows under the lights can differ.
+        let plain = overlays.help == nil && overlays.tuning == nil
+        let canvas = CanvasKey(layout: scene.layout, background: scene.background, circles: scene.lights.map(\.circle), depth: depth)
+        var (grid, keptLastFrame) = reusedGrid(columns: columns, rows: rows, depth: depth, keepingCells: plain && canvas == lastPlainCanvas)
+        defer {
+            spareGrid = grid
+            lastPlainCanvas = plain ? canvas : nil
+        }
         var pixels = scene
         pixels.toolbar = nil
         var image = renderer.render(pixels)
         if let step = overlays.help {
             image.dim(by: TerminalInk.dimFactor, except: step.light.map { scene.layout.circle(for: $0) })
         }
-        grid.drawPixels(image)
+        if keptLastFrame {
+            grid.drawPixels(image, rows: Self.rows(under: canvas.circles, gridRows: rows))
+        } else {
+            grid.drawPixels(image)
+        }
         if let toolbar = scene.toolbar {
             drawToolbar(toolbar, image: image, dimmed: overlays.help != nil && overlays.help != .toolbar, on: &grid)
         }
@@ -91,12 +101,36 @@ public final class TerminalSceneComposer {
         return grid
     }
 
-    private func reusedGrid(columns: Int, rows: Int, depth: TerminalColorDepth) -> TerminalGrid {
+    /// Last frame's grid, cleared unless `keepingCells` (then it still holds exactly what the last frame drew).
+    private func reusedGrid(columns: Int, rows: Int, depth: TerminalColorDepth, keepingCells: Bool) -> (TerminalGrid, kept: Bool) {
         guard var grid = spareGrid.take(), grid.columns == columns, grid.rows == rows, grid.depth == depth else {
-            return TerminalGrid(columns: columns, rows: rows, depth: depth)
+            return (TerminalGrid(columns: columns, rows: rows, depth: depth), false)
         }
-        grid.clear()
-        return grid
+        if !keepingCells { grid.clear() }
+        return (grid, keepingCells)
+    }
+
+    /// What the pixels outside the lights depend on.
+    private struct CanvasKey: Equatable {
+        var layout: SceneLayout
+        var background: LinearGradient
+        var circles: [SceneCircle]
+        var depth: TerminalColorDepth
+    }
+
+    private var lastPlainCanvas: CanvasKey?
+
+    /// The cell rows that `Framebuffer.fillCircle` can touch for these circles (its pixel rows, halved).
+    static func rows(under circles: [SceneCircle], gridRows: Int) -> Range<Int> {
+        var top = gridRows, bottom = 0
+        for circle in circles where circle.radiusY > 0 {
+            let outer = circle.radiusY + 0.5
+            let first = (circle.center.y - outer).rounded(.down), last = (circle.center.y + outer).rounded(.up)
+            guard first.isFinite, last.isFinite else { return 0..<gridRows }
+            top = min(top, max(0, Int(max(first, -1)) / 2))
+            bottom = max(bottom, min(gridRows, Int(min(last, Double(2 * gridRows))) / 2 + 1))
+        }
+        return top < bottom ? top..<bottom : 0..<0
     }
 
     /// A screen too small for the scene: one centred line saying so.
