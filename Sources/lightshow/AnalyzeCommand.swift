@@ -2,6 +2,7 @@ import ArgumentParser
 import LightShowAudio
 import LightShowCore
 import LightShowDaemon
+import Synchronization
 
 /// `--format` values; mirrors `AnalysisOutputFormat` so the core type needs no ArgumentParser conformance.
 enum AnalyzeFormatOption: String, CaseIterable, ExpressibleByArgument {
@@ -103,21 +104,26 @@ struct AnalyzeCommand: AsyncParsableCommand {
             source: source, configuration: configuration, framesPerSecond: framesPerSecond, mpd: try MPDClient(settings: configuration.mpd)
         )
         let formatter = AnalysisLineFormatter(format: format.outputFormat)
-        let writer = StandardOutputWriter(immediate: source.isLive || realtime)
+        // Frames come from the engine's threads, one at a time; the lock hands the writer between them.
+        let output = Mutex(StandardOutputWriter(immediate: source.isLive || realtime))
         if let header = formatter.header {
-            writer.buffer.append(contentsOf: header.utf8)
-            try writer.frameDone()
+            try output.withLock { writer in
+                writer.buffer.append(contentsOf: header.utf8)
+                try writer.frameDone()
+            }
         }
         do {
             try await engine.run { frame in
-                formatter.append(time: frame.time, levels: frame.levels, state: frame.state, to: &writer.buffer)
-                try writer.frameDone()
-                if writer.isClosed { throw OutputClosed() }
+                try output.withLock { writer in
+                    formatter.append(time: frame.time, levels: frame.levels, state: frame.state, to: &writer.buffer)
+                    try writer.frameDone()
+                    if writer.isClosed { throw OutputClosed() }
+                }
             }
         } catch is OutputClosed {
             return
         }
-        try writer.flush()
+        try output.withLock { try $0.flush() }
     }
 }
 

@@ -39,8 +39,9 @@ import TestSupport
         let directory = try TemporaryDirectory()
         let source = try AudioSources.open(.file(path: Self.toneGapTone(in: directory)), pacing: .offline)
         let engine = ShowEngine(source: source, configuration: Self.configuration, framesPerSecond: Self.fps)
-        var frames: [ShowFrame] = []
-        try await engine.run { frames.append($0) }
+        let recorded = Locked<[ShowFrame]>([])
+        try await engine.run { frame in recorded.withLock { $0.append(frame) } }
+        let frames = recorded.current
 
         // Offline, every frame is there: the show never sleeps on a file read ahead of time.
         #expect(frames.count == Int(5 * Self.fps))

@@ -7,8 +7,10 @@ import Synchronization
 /// Joins an audio source, the analyser, the playback-state machine, user commands and MPD into the frames every
 /// sink draws.
 ///
-/// While the show is stopped and dark on a live input, analysis and rendering sleep: each captured block gets
-/// only a cheap level check until sound (or a command) wakes the show, and no timer runs.
+/// Each block is handled where it arrives: on the source's reader thread for a live input, with the show's state
+/// behind a lock that commands, MPD events and timers take too. While the show is stopped and dark on a live
+/// input, analysis and rendering sleep: each captured block gets only a cheap level check until sound (or a
+/// command) wakes the show, and no timer runs.
 public final class ShowEngine: Sendable {
     public let source: any AudioSource
     private let configuration: Configuration
@@ -16,8 +18,8 @@ public final class ShowEngine: Sendable {
     private let mpd: MPDClient?
     private let logger: Logger
     private let makeAnalyzer: @Sendable () -> any BlockAnalyzer
-    private let events: AsyncStream<ShowEvent>
-    private let inbox: AsyncStream<ShowEvent>.Continuation
+    /// Where commands and reloads go: the running show's driver, or a queue until it starts.
+    private let inbox = Mutex(Inbox())
     private let currentStatus: Mutex<ShowStatus>
     private let hasRun = Atomic<Bool>(false)
 
@@ -36,7 +38,6 @@ public final class ShowEngine: Sendable {
         self.mpd = mpd
         self.logger = logger
         self.makeAnalyzer = makeAnalyzer
-        (events, inbox) = AsyncStream.makeStream(of: ShowEvent.self)
         currentStatus = Mutex(ShowStatus(
             state: .stopped, reason: .initial, title: source.spec.defaultTitle, mpdConnected: false
         ))
@@ -63,70 +64,100 @@ public final class ShowEngine: Sendable {
 
     /// A user's play/pause/toggle/stop (keys, `ctl`). Safe from any task or thread.
     public func send(_ command: UserCommand) {
-        inbox.yield(.user(command))
+        deliver(.user(command))
     }
 
     /// A reloaded configuration: band ranges and analysis settings apply from the next hop, without touching
     /// the source. Safe from any task or thread.
     public func reconfigure(_ configuration: Configuration) {
-        inbox.yield(.reconfigure(configuration))
+        deliver(.reconfigure(configuration))
     }
 
-    /// Runs the show, handing each frame to `onFrame` (which may take its time: the engine waits for it).
-    /// Returns when the input ends; throws when it fails for good. Call once.
-    public func run(onFrame: (ShowFrame) async throws -> Void) async throws {
+    /// Runs the show, handing each frame to `onFrame` as soon as it is made, on the thread that made it (the
+    /// source's reader, or a timer's task), one frame at a time; the engine waits for it, so it should be quick.
+    /// Returns when the input ends or the task is cancelled; throws when the input fails for good, or what
+    /// `onFrame` throws (which ends the show). Call once.
+    public func run(onFrame: @escaping @Sendable (ShowFrame) throws -> Void) async throws {
         guard !hasRun.exchange(true, ordering: .relaxed) else {
             throw LightShowError("the show engine runs only once", exitStatus: .usage)
         }
-        // A few blocks in flight: enough to ride out scheduling, little enough that a file waits for analysis.
-        let credits = BlockCredits(limit: 4)
-        let reader = Task { [source, inbox] in
-            do {
-                for try await block in source.blocks() {
-                    await credits.acquire()
-                    if Task.isCancelled { break }
-                    inbox.yield(.block(block))
-                }
-                inbox.yield(.inputEnded)
-            } catch {
-                inbox.yield(.inputFailed(error))
-            }
+        let report: (ShowStatus) -> Void = { status in self.currentStatus.withLock { $0 = status } }
+        let analyzer = makeAnalyzer()
+        if source.isLive {
+            try await drive(ShowLoop(
+                clock: ContinuousClock(), followAudio: nil, analyzer: analyzer, spec: source.spec,
+                configuration: configuration, framesPerSecond: framesPerSecond,
+                logger: logger, report: report, onFrame: onFrame
+            ))
+        } else {
+            let clock = ManualClock()
+            try await drive(ShowLoop(
+                clock: clock, followAudio: { clock.advance(to: .init(offset: .seconds($0))) },
+                analyzer: analyzer, spec: source.spec, configuration: configuration, framesPerSecond: framesPerSecond,
+                logger: logger, report: report, onFrame: onFrame
+            ))
+        }
+    }
+
+    private func drive<C: Clock>(_ loop: sending ShowLoop<C>) async throws where C.Duration == Duration {
+        let driver = ShowDriver(loop)
+        // Blocks are handled inside the source's own loop: on its reader thread for a live input. A file's
+        // reader waits on a few blocks (the source's channel), so it is never read far ahead of analysis.
+        let reading = Task { [source] in
+            try await source.forEachBlock { block in driver.step(.block(block)) }
+        }
+        driver.onFailure { reading.cancel() }
+        inbox.withLock { inbox in
+            inbox.driver = { driver.step($0) }
+            for event in inbox.pending { driver.step(event) }
+            inbox.pending = []
         }
         let follower = mpd.map { client in
             client.start()
-            return Task { [inbox] in
-                for await event in client.events { inbox.yield(.mpd(event)) }
+            return Task {
+                for await event in client.events where !driver.step(.mpd(event)) { break }
             }
         }
         defer {
-            reader.cancel()
+            inbox.withLock { $0 = Inbox(isClosed: true) }
             follower?.cancel()
             mpd?.stop()
-            credits.close()
         }
 
-        let report: (ShowStatus) -> Void = { status in self.currentStatus.withLock { $0 = status } }
-        let analyzer = makeAnalyzer()
-        try await withTaskCancellationHandler {
-            if source.isLive {
-                var loop = ShowLoop(
-                    clock: ContinuousClock(), followAudio: nil, analyzer: analyzer, spec: source.spec,
-                    configuration: configuration, framesPerSecond: framesPerSecond,
-                    inbox: inbox, logger: logger, report: report
-                )
-                try await loop.run(events: events, credits: credits, onFrame: onFrame)
-            } else {
-                let clock = ManualClock()
-                var loop = ShowLoop(
-                    clock: clock, followAudio: { clock.advance(to: .init(offset: .seconds($0))) },
-                    analyzer: analyzer, spec: source.spec,
-                    configuration: configuration, framesPerSecond: framesPerSecond,
-                    inbox: inbox, logger: logger, report: report
-                )
-                try await loop.run(events: events, credits: credits, onFrame: onFrame)
-            }
-        } onCancel: { [inbox] in
-            inbox.finish()
+        let result = await withTaskCancellationHandler {
+            await reading.result
+        } onCancel: {
+            reading.cancel()
         }
+        if let failure = driver.failure {
+            driver.finish(inputEnded: false)
+            throw failure
+        }
+        if Task.isCancelled {
+            driver.finish(inputEnded: false)
+            return
+        }
+        do {
+            try result.get()
+        } catch {
+            driver.finish(inputEnded: false)
+            throw error
+        }
+        driver.finish(inputEnded: true)
     }
+
+    private func deliver(_ event: ShowEvent) {
+        let driver = inbox.withLock { inbox -> (@Sendable (ShowEvent) -> Bool)? in
+            if inbox.driver == nil && !inbox.isClosed { inbox.pending.append(event) }
+            return inbox.driver
+        }
+        _ = driver?(event)
+    }
+}
+
+/// Events that arrive before the show starts wait here; once it runs, they go straight to its driver.
+private struct Inbox {
+    var driver: (@Sendable (ShowEvent) -> Bool)?
+    var pending: [ShowEvent] = []
+    var isClosed = false
 }

@@ -5,7 +5,6 @@ import Logging
 enum ShowEvent: Sendable {
     case block(SampleBlock)
     case inputEnded
-    case inputFailed(any Error)
     case mpd(MPDEvent)
     case user(UserCommand)
     /// A reloaded configuration (bands and analysis settings).
@@ -14,17 +13,20 @@ enum ShowEvent: Sendable {
     case timer
 }
 
-/// The engine's state, owned by one task: the playback machine, the effects, the analyser, and the frame counter.
-/// Live inputs run on the wall clock; offline ones on a clock that follows the audio timeline, so a file gives
-/// the same show however fast it is read.
+/// The engine's state: the playback machine, the effects, the analyser, and the frame counter. Whoever holds it
+/// steps it with one event at a time, synchronously (the engine keeps it behind a lock, so each captured block is
+/// handled on the source's reader thread without a hop). Live inputs run on the wall clock; offline ones on a
+/// clock that follows the audio timeline, so a file gives the same show however fast it is read.
 struct ShowLoop<C: Clock> where C.Duration == Duration {
     let clock: C
     /// Offline only: moves the clock to an audio time (seconds).
     let followAudio: ((Double) -> Void)?
     let analyzer: any BlockAnalyzer
-    let inbox: AsyncStream<ShowEvent>.Continuation
     let logger: Logger
     let report: (ShowStatus) -> Void
+    let onFrame: (ShowFrame) throws -> Void
+    /// Called (on a timer's task) when a deadline the loop asked for is reached; it should step `.timer`.
+    var wake: @Sendable () -> Void = {}
     let frameInterval: Duration
     private(set) var silenceThresholdDBFS: Double
 
@@ -46,14 +48,14 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
     init(
         clock: C, followAudio: ((Double) -> Void)?, analyzer: any BlockAnalyzer, spec: InputSpec,
         configuration: Configuration, framesPerSecond: Double,
-        inbox: AsyncStream<ShowEvent>.Continuation, logger: Logger, report: @escaping (ShowStatus) -> Void
+        logger: Logger, report: @escaping (ShowStatus) -> Void, onFrame: @escaping (ShowFrame) throws -> Void
     ) {
         self.clock = clock
         self.followAudio = followAudio
         self.analyzer = analyzer
-        self.inbox = inbox
         self.logger = logger
         self.report = report
+        self.onFrame = onFrame
         frameInterval = .seconds(1 / max(1, framesPerSecond))
         silenceThresholdDBFS = configuration.analysis.silenceThresholdDBFS
         start = clock.now
@@ -67,47 +69,51 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
     /// Stopped and dark on a live input: nothing to analyse or draw until the state changes.
     private var isAsleep: Bool { isLive && machine.state == .stopped && sentDarkFrame }
 
-    /// Runs until the input ends (returns), fails (throws), or the task is cancelled.
-    mutating func run(
-        events: AsyncStream<ShowEvent>, credits: BlockCredits, onFrame: (ShowFrame) async throws -> Void
-    ) async throws {
-        defer { timer?.task.cancel() }
+    /// The input started: the machine's first step.
+    mutating func begin() {
         apply(machine.inputStarted())
-        for await event in events {
-            switch event {
-            case .block(let block):
-                defer { credits.release() }
-                try await handle(block, onFrame)
-            case .inputEnded:
-                apply(machine.inputEnded())
-                return
-            case .inputFailed(let error):
-                throw error
-            case .mpd(.status(let status)):
-                let previousTitle = nowPlaying.title
-                nowPlaying.update(status, at: showSeconds)
-                if nowPlaying.title != previousTitle { logger.info("title: \(nowPlaying.title)") }
-                apply(machine.mpd(status.state))
-                askForRefresh()
-            case .mpd(.lost):
-                nowPlaying.update(nil, at: showSeconds)
-                apply(machine.mpdLost())
-                askForRefresh()
-            case .user(let command):
-                apply(machine.user(command))
-            case .reconfigure(let configuration):
-                analyzer.reconfigure(analysis: configuration.analysis, bands: configuration.bands)
-                silenceThresholdDBFS = configuration.analysis.silenceThresholdDBFS
-            case .timer:
-                timer = nil
-                apply(machine.timeoutTriggered())
-                try await refreshIfStalled(onFrame)
-            }
-            armTimer()
-        }
+        armTimer()
     }
 
-    private mutating func handle(_ block: SampleBlock, _ onFrame: (ShowFrame) async throws -> Void) async throws {
+    /// Handles one event, drawing any frames it makes. Throws what `onFrame` throws.
+    mutating func step(_ event: ShowEvent) throws {
+        switch event {
+        case .block(let block):
+            try handle(block)
+        case .inputEnded:
+            apply(machine.inputEnded())
+            stopTimer()
+            return
+        case .mpd(.status(let status)):
+            let previousTitle = nowPlaying.title
+            nowPlaying.update(status, at: showSeconds)
+            if nowPlaying.title != previousTitle { logger.info("title: \(nowPlaying.title)") }
+            apply(machine.mpd(status.state))
+            askForRefresh()
+        case .mpd(.lost):
+            nowPlaying.update(nil, at: showSeconds)
+            apply(machine.mpdLost())
+            askForRefresh()
+        case .user(let command):
+            apply(machine.user(command))
+        case .reconfigure(let configuration):
+            analyzer.reconfigure(analysis: configuration.analysis, bands: configuration.bands)
+            silenceThresholdDBFS = configuration.analysis.silenceThresholdDBFS
+        case .timer:
+            timer = nil
+            apply(machine.timeoutTriggered())
+            try refreshIfStalled()
+        }
+        armTimer()
+    }
+
+    /// The show is over: no timer may fire again.
+    mutating func stopTimer() {
+        timer?.task.cancel()
+        timer = nil
+    }
+
+    private mutating func handle(_ block: SampleBlock) throws {
         lastAudioTime = block.endTime
         if isAsleep {
             // Only a cheap level check watches for sound while asleep.
@@ -121,12 +127,12 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
             let time = frame.time + skippedSeconds
             followAudio?(time)
             apply(machine.audio(hasSound: frame.hasSound))
-            try await emit(time: time, live: frame.levels, onFrame)
+            try emit(time: time, live: frame.levels)
         }
     }
 
     /// Draws one frame, unless the show is already dark and the dark frame went out.
-    private mutating func emit(time: Double, live: BandLevels?, _ onFrame: (ShowFrame) async throws -> Void) async throws {
+    private mutating func emit(time: Double, live: BandLevels?) throws {
         let seconds = showSeconds
         let dark = isLive && machine.state == .stopped && effects.isDark(at: seconds)
         if dark && sentDarkFrame { return }
@@ -141,7 +147,7 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
         )
         frameIndex += 1
         lastEmit = clock.now
-        try await onFrame(frame)
+        try onFrame(frame)
     }
 
     /// Applies what the machine decided: logs the change once, with its reason, and starts its effect.
@@ -163,12 +169,12 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
         refreshDeadline = clock.now.advanced(by: frameInterval * 2)
     }
 
-    private mutating func refreshIfStalled(_ onFrame: (ShowFrame) async throws -> Void) async throws {
+    private mutating func refreshIfStalled() throws {
         guard let due = refreshDeadline, due <= clock.now else { return }
         refreshDeadline = nil
         let stalled = lastEmit.map { $0.duration(to: clock.now) >= frameInterval * 1.5 } ?? true
         if stalled {
-            try await emit(time: lastAudioTime, live: nil, onFrame)
+            try emit(time: lastAudioTime, live: nil)
         }
         // Keep a stalled fade moving until the lights are out.
         if machine.state == .stopped && !sentDarkFrame {
@@ -183,11 +189,11 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
         guard let wanted else { return }
         if let timer, timer.deadline <= wanted { return }
         timer?.task.cancel()
-        let clock = clock, inbox = inbox
+        let clock = clock, wake = wake
         timer = (wanted, Task {
             do {
                 try await clock.sleep(until: wanted, tolerance: nil)
-                inbox.yield(.timer)
+                wake()
             } catch {}
         })
     }
