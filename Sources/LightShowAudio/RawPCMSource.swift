@@ -39,8 +39,7 @@ public final class RawPCMSource: AudioSource {
     /// Starts the reader thread, which hands blocks to `sink` and finishes it at the end of input or on failure.
     private func startReading(into sink: BlockSink) throws(LightShowError) {
         let (path, spec, format, recorder) = (path, spec, format, recorder)
-        // read(2) returns as soon as anything has arrived, so each block is what the writer wrote (MPD: 5–10 ms),
-        // handed on at once. The cap (20 ms) only splits a backlog; splitting it finer would add wake-ups, not speed.
+        // The cap (20 ms) only splits a backlog; splitting it finer would add wake-ups, not speed.
         let readBytes = max(1, format.sampleRate / 50) * format.bytesPerFrame
         try DedicatedThread.start(name: "ls-pcm") {
             let reader = Reader(path: path, spec: spec, format: format, readBytes: readBytes, sink: sink, recorder: recorder)
@@ -57,6 +56,9 @@ public final class RawPCMSource: AudioSource {
 
     /// The reader thread's loop.
     private struct Reader {
+        /// Gathers a writer's small writes into blocks of about one frame at 60 fps.
+        static let minimumReadIntervalNanoseconds: UInt64 = 15_000_000
+
         let path: String?
         let spec: InputSpec
         let format: PCMFormat
@@ -74,7 +76,11 @@ public final class RawPCMSource: AudioSource {
             var decoder = PCMDecoder(format: format)
             var buffer = [UInt8](repeating: 0, count: readBytes)
             var position: Int64 = 0
+            var nextRead: UInt64 = 0
             while !sink.isCancelled() {
+                // A writer's small writes (MPD: 5–10 ms) are gathered into one block per interval: each wake-up
+                // costs more than the audio it brings, and a block much shorter than a frame makes no frame sooner.
+                if nextRead > MonotonicClock.now() { MonotonicClock.sleep(until: nextRead) }
                 // Wake now and then to notice a consumer that has gone away.
                 var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
                 let ready = poll(&poller, 1, 250)
@@ -86,6 +92,7 @@ public final class RawPCMSource: AudioSource {
                 }
                 if count == 0 { break }
                 let now = MonotonicClock.now()
+                nextRead = count < readBytes ? now + Self.minimumReadIntervalNanoseconds : 0
                 let samples = buffer.withUnsafeBytes { decoder.decode(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
                 guard !samples.isEmpty else { continue }
                 let block = SampleBlock(samples: samples, channels: format.channels, sampleRate: format.sampleRate,
