@@ -59,6 +59,13 @@ public final class RawPCMSource: AudioSource {
         /// Gathers a writer's small writes into blocks of about one frame at 60 fps.
         static let minimumReadIntervalNanoseconds: UInt64 = 15_000_000
 
+        /// Waits until `fd` has input, but no more than 250 ms: the loop wakes now and then to notice a consumer
+        /// that has gone away. True when there is input (or the end of it) to read.
+        static func waitForInput(_ fd: Int32) -> Bool {
+            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            return poll(&poller, 1, 250) > 0
+        }
+
         let path: String?
         let spec: InputSpec
         let format: PCMFormat
@@ -73,6 +80,9 @@ public final class RawPCMSource: AudioSource {
                 throw LightShowError("input \(spec) can't be opened: \(String(cString: strerror(errno)))", exitStatus: .noInput)
             }
             defer { if path != nil { close(fd) } }
+            // Our own fifo is read without blocking, so a wake-up with audio waiting costs one read, not a poll
+            // and a read (stdin's file is shared with others, so it stays as it is and is polled first).
+            let pollsFirst = path == nil || fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) != 0
             var decoder = PCMDecoder(format: format)
             var buffer = [UInt8](repeating: 0, count: readBytes)
             var position: Int64 = 0
@@ -81,13 +91,14 @@ public final class RawPCMSource: AudioSource {
                 // A writer's small writes (MPD: 5–10 ms) are gathered into one block per interval: each wake-up
                 // costs more than the audio it brings, and a block much shorter than a frame makes no frame sooner.
                 if nextRead > MonotonicClock.now() { MonotonicClock.sleep(until: nextRead) }
-                // Wake now and then to notice a consumer that has gone away.
-                var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-                let ready = poll(&poller, 1, 250)
-                if ready == 0 || (ready < 0 && errno == EINTR) { continue }
+                if pollsFirst && !Self.waitForInput(fd) { continue }
                 let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, readBytes) }
                 if count < 0 {
-                    if errno == EINTR || errno == EAGAIN { continue }
+                    if errno == EAGAIN {
+                        _ = Self.waitForInput(fd)
+                        continue
+                    }
+                    if errno == EINTR { continue }
                     throw LightShowError("input \(spec): read failed: \(String(cString: strerror(errno)))", exitStatus: .ioError)
                 }
                 if count == 0 { break }
