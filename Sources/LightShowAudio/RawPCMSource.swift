@@ -56,14 +56,24 @@ public final class RawPCMSource: AudioSource {
 
     /// The reader thread's loop.
     private struct Reader {
-        /// Gathers a writer's small writes into blocks of about one frame at 60 fps.
-        static let minimumReadIntervalNanoseconds: UInt64 = 15_000_000
+        /// Gathers a writer's small writes into blocks of one frame at 60 fps.
+        static let minimumReadIntervalNanoseconds: UInt64 = 16_666_667
 
-        /// Waits until `fd` has input, but no more than 250 ms: the loop wakes now and then to notice a consumer
-        /// that has gone away. True when there is input (or the end of it) to read.
-        static func waitForInput(_ fd: Int32) -> Bool {
+        /// Opens `path` for reading; without access-time updates where allowed (our own files), since every
+        /// read of a fifo would otherwise stamp its inode.
+        static func open(_ path: String) -> Int32 {
+            let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | noAccessTime)
+            return fd < 0 && errno == EPERM ? Glibc.open(path, O_RDONLY | O_CLOEXEC) : fd
+        }
+
+        /// Linux's O_NOATIME, which Glibc's Swift overlay doesn't export.
+        static let noAccessTime: Int32 = 0o1_000_000
+
+        /// Waits until `fd` has input, but no more than `milliseconds` (250: the loop wakes now and then to notice a
+        /// consumer that has gone away). True when there is input (or the end of it) to read.
+        static func waitForInput(_ fd: Int32, milliseconds: Int32 = 250) -> Bool {
             var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            return poll(&poller, 1, 250) > 0
+            return poll(&poller, 1, milliseconds) > 0
         }
 
         let path: String?
@@ -75,7 +85,7 @@ public final class RawPCMSource: AudioSource {
 
         func run() throws(LightShowError) {
             // A fifo's open waits here, on the reader thread, until a writer (MPD) opens the other end.
-            let fd = path.map { open($0, O_RDONLY | O_CLOEXEC) } ?? 0
+            let fd = path.map(Self.open) ?? 0
             guard fd >= 0 else {
                 throw LightShowError("input \(spec) can't be opened: \(String(cString: strerror(errno)))", exitStatus: .noInput)
             }
@@ -86,16 +96,23 @@ public final class RawPCMSource: AudioSource {
             var decoder = PCMDecoder(format: format)
             var buffer = [UInt8](repeating: 0, count: readBytes)
             var position: Int64 = 0
+            // A writer's small writes (MPD: 5–10 ms) are gathered into one block per interval: each wake-up costs
+            // more than the audio it brings, and a block much shorter than a frame makes no frame sooner.
             var nextRead: UInt64 = 0
+            // After a full read (maybe a backlog, read on at once): when to read next if nothing more waits.
+            var gatherUntil: UInt64 = 0
             while !sink.isCancelled() {
-                // A writer's small writes (MPD: 5–10 ms) are gathered into one block per interval: each wake-up
-                // costs more than the audio it brings, and a block much shorter than a frame makes no frame sooner.
                 if nextRead > MonotonicClock.now() { MonotonicClock.sleep(until: nextRead) }
-                if pollsFirst && !Self.waitForInput(fd) { continue }
+                nextRead = 0
+                if pollsFirst && !Self.waitForInput(fd, milliseconds: gatherUntil > 0 ? 0 : 250) {
+                    swap(&nextRead, &gatherUntil)
+                    continue
+                }
                 let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, readBytes) }
                 if count < 0 {
                     if errno == EAGAIN {
-                        _ = Self.waitForInput(fd)
+                        // The backlog is drained: gather from here on; or nothing came even so: wait for it.
+                        if gatherUntil > 0 { swap(&nextRead, &gatherUntil) } else { _ = Self.waitForInput(fd) }
                         continue
                     }
                     if errno == EINTR { continue }
@@ -103,7 +120,12 @@ public final class RawPCMSource: AudioSource {
                 }
                 if count == 0 { break }
                 let now = MonotonicClock.now()
-                nextRead = count < readBytes ? now + Self.minimumReadIntervalNanoseconds : 0
+                if count < readBytes {
+                    nextRead = now + Self.minimumReadIntervalNanoseconds
+                    gatherUntil = 0
+                } else {
+                    gatherUntil = now + Self.minimumReadIntervalNanoseconds
+                }
                 let samples = buffer.withUnsafeBytes { decoder.decode(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
                 guard !samples.isEmpty else { continue }
                 let block = SampleBlock(samples: samples, channels: format.channels, sampleRate: format.sampleRate,
