@@ -23,7 +23,7 @@ public final class ShowEngine: Sendable {
     private let currentStatus: Mutex<ShowStatus>
     private let hasRun = Atomic<Bool>(false)
 
-    /// - Parameter makeAnalyzer: builds the analyser for `source` (called once, on the engine's task).
+    /// - Parameter makeAnalyzer: builds the analyser for `source` (called once, when `run` starts).
     public init(
         source: any AudioSource,
         configuration: Configuration,
@@ -115,7 +115,9 @@ public final class ShowEngine: Sendable {
         let follower = mpd.map { client in
             client.start()
             return Task {
-                for await event in client.events where !driver.step(.mpd(event)) { break }
+                for await event in client.events {
+                    guard driver.step(.mpd(event)) else { break }
+                }
             }
         }
         defer {
