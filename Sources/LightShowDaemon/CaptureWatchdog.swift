@@ -28,7 +28,7 @@ public struct CaptureWatchdog: Sendable {
             } catch {
                 break
             }
-            if Self.isProgressing(statistics(), now: Monotonic.nanoseconds(), within: interval) {
+            if Self.isProgressing(statistics(), now: MonotonicClock.now(), within: interval) {
                 // A failed send is not fatal: the next tick tries again, and systemd acts if none arrive.
                 if (try? notifier.watchdog()) != nil { pings += 1 }
             }

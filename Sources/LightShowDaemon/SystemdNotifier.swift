@@ -1,3 +1,4 @@
+import LightShowAudio
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -39,7 +40,11 @@ public struct SystemdNotifier: Sendable {
         defer { close(fd) }
         let bytes = Array(message.utf8)
         let sent = address.withSockaddr { pointer, length in
-            bytes.withUnsafeBytes { sendto(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL), pointer, length) }
+            // Never wait: a receiver that stopped reading (its queue holds only ~10 datagrams) must not stall the
+            // daemon's tasks. A message that can't go now fails with EAGAIN and the caller carries on.
+            bytes.withUnsafeBytes {
+                sendto(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT), pointer, length)
+            }
         }
         guard sent == bytes.count else { throw SystemCallError("sendto \(socket)") }
     }
@@ -55,6 +60,6 @@ public struct SystemdNotifier: Sendable {
     }
 
     static func monotonicMicroseconds() -> UInt64 {
-        Monotonic.nanoseconds() / 1000
+        MonotonicClock.now() / 1000
     }
 }

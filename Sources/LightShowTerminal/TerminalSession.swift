@@ -19,8 +19,8 @@ public struct TerminalSize: Equatable, Sendable {
 
 /// Owns the controlling terminal while the viewer runs: raw keys (signals still on, so Ctrl-C and Ctrl-Z work),
 /// the alternate screen and a hidden cursor, one `write` per frame, and everything put back on leaving,
-/// on suspend, on a signal and on a crash.
-public final class TerminalSession {
+/// on suspend, on a signal and on a crash. Owned by the viewer thread; only `stopViewing` is called from others.
+public final class TerminalSession: @unchecked Sendable {
     public static let enterSequence = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[0m\u{1B}[H\u{1B}[2J"
     public static let leaveSequence = "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
 
@@ -121,6 +121,12 @@ public final class TerminalSession {
         var buffer = [UInt8](repeating: 0, count: 256)
         let count = buffer.withUnsafeMutableBytes { Glibc.read(input, $0.baseAddress, $0.count) }
         return count > 0 ? Array(buffer[0..<count]) : []
+    }
+
+    /// Wakes the viewer from any thread and makes it return `.inputEnded`: its pipeline has failed for good.
+    public func stopViewing() {
+        var byte = TerminalSignals.stopRequest
+        _ = Glibc.write(TerminalSignals.pipeWrite, &byte, 1)
     }
 
     /// Signal numbers delivered since the last call.

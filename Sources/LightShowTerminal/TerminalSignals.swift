@@ -18,6 +18,9 @@ enum TerminalSignals {
         return buffer
     }()
 
+    /// Not a signal: the byte `TerminalSession.stopViewing` writes.
+    static let stopRequest: UInt8 = 0
+
     static let forwarded: [Int32] = [SIGWINCH, SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT]
     static let fatal: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP]
 

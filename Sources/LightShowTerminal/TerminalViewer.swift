@@ -11,6 +11,8 @@ public import LightShowRender
 public final class TerminalViewer: @unchecked Sendable {
     public enum Outcome: Equatable, Sendable {
         case quit
+        /// The feed failed for good (`TerminalSession.stopViewing`); the caller reports why.
+        case feedFailed
         /// SIGINT, SIGTERM or SIGHUP: the caller dies by it after the terminal is restored.
         case signal(Int32)
     }
@@ -123,6 +125,8 @@ public final class TerminalViewer: @unchecked Sendable {
             redrawInFull()
         case SIGINT, SIGTERM, SIGHUP:
             return .signal(number)
+        case Int32(TerminalSignals.stopRequest):
+            return .feedFailed
         default:
             break
         }

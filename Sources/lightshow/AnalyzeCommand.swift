@@ -2,7 +2,6 @@ import ArgumentParser
 import LightShowAudio
 import LightShowCore
 import LightShowDaemon
-import Synchronization
 
 /// `--format` values; mirrors `AnalysisOutputFormat` so the core type needs no ArgumentParser conformance.
 enum AnalyzeFormatOption: String, CaseIterable, ExpressibleByArgument {
@@ -77,18 +76,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingUserErrors {
             var configuration = try global.loadConfiguration()
-            if let input {
-                guard let spec = InputSpec(parsing: input) else {
-                    throw LightShowError("--input '\(input)': expected \(InputSpec.expectedSyntax)", exitStatus: .usage)
-                }
-                configuration.input.source = spec
-            }
-            if let formatPCM {
-                guard let pcm = PCMFormat(parsing: formatPCM) else {
-                    throw LightShowError("--format-pcm '\(formatPCM)': expected \(PCMFormat.expectedSyntax)", exitStatus: .usage)
-                }
-                configuration.input.pcmFormat = pcm
-            }
+            try configuration.applyInputFlags(input: input, formatPCM: formatPCM)
             if let mpd { configuration.mpd.address = mpd }
             try await analyze(configuration)
         }
@@ -104,31 +92,41 @@ struct AnalyzeCommand: AsyncParsableCommand {
             source: source, configuration: configuration, framesPerSecond: framesPerSecond, mpd: try MPDClient(settings: configuration.mpd)
         )
         let formatter = AnalysisLineFormatter(format: format.outputFormat)
-        // Frames come from the engine's threads, one at a time; the lock hands the writer between them.
-        let output = Mutex(StandardOutputWriter(immediate: source.isLive || realtime))
+        let writer = StandardOutputWriter(immediate: source.isLive || realtime)
         if let header = formatter.header {
-            try output.withLock { writer in
-                writer.buffer.append(contentsOf: header.utf8)
-                try writer.frameDone()
-            }
+            writer.buffer.append(contentsOf: header.utf8)
+            try writer.frameDone()
         }
         do {
-            try await engine.run { frame in
-                try output.withLock { writer in
-                    formatter.append(time: frame.time, levels: frame.levels, state: frame.state, to: &writer.buffer)
-                    try writer.frameDone()
-                    if writer.isClosed { throw OutputClosed() }
-                }
-            }
+            let output = AnalyzeOutput(formatter: formatter, writer: writer)
+            try await engine.run { try output.write($0) }
         } catch is OutputClosed {
             return
         }
-        try output.withLock { try $0.flush() }
+        try writer.flush()
     }
 }
 
 /// The reader of stdout went away: stop quietly.
 private struct OutputClosed: Error {}
+
+/// One line per frame to stdout. The engine calls it with its state locked, never twice at once, which is what
+/// makes the unchecked Sendable safe.
+private final class AnalyzeOutput: @unchecked Sendable {
+    let formatter: AnalysisLineFormatter
+    let writer: StandardOutputWriter
+
+    init(formatter: AnalysisLineFormatter, writer: StandardOutputWriter) {
+        self.formatter = formatter
+        self.writer = writer
+    }
+
+    func write(_ frame: ShowFrame) throws {
+        formatter.append(time: frame.time, levels: frame.levels, state: frame.state, to: &writer.buffer)
+        try writer.frameDone()
+        if writer.isClosed { throw OutputClosed() }
+    }
+}
 
 extension Double {
     /// `60` rather than `60.0` in messages.

@@ -64,7 +64,9 @@ struct DaemonCommand: AsyncParsableCommand {
                 }
                 source.pcmFormat = pcm
             }
-            let logger = Logger(label: "lightshow.daemon")
+            var logger = Logger(label: "lightshow.daemon")
+            // The service's own milestones (ready, reloads, reopened inputs) belong in the journal.
+            if ProcessInfo.processInfo.environment["LIGHTSHOW_LOG"] == nil { logger.logLevel = .info }
             let daemon = try DaemonService(
                 configurationSource: source, environment: ProcessInfo.processInfo.environment,
                 framesPerSecond: fps, logger: logger

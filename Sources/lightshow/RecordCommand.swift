@@ -88,18 +88,7 @@ struct RecordCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingUserErrors {
             var configuration = try global.loadConfiguration()
-            if let input {
-                guard let spec = InputSpec(parsing: input) else {
-                    throw LightShowError("--input '\(input)': expected \(InputSpec.expectedSyntax)", exitStatus: .usage)
-                }
-                configuration.input.source = spec
-            }
-            if let formatPCM {
-                guard let pcm = PCMFormat(parsing: formatPCM) else {
-                    throw LightShowError("--format-pcm '\(formatPCM)': expected \(PCMFormat.expectedSyntax)", exitStatus: .usage)
-                }
-                configuration.input.pcmFormat = pcm
-            }
+            try configuration.applyInputFlags(input: input, formatPCM: formatPCM)
             guard let frameSize = FrameSize(parsing: size) else {
                 throw LightShowError("--size '\(size)': expected \(FrameSize.expectedSyntax)", exitStatus: .usage)
             }

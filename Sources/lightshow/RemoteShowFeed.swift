@@ -11,7 +11,16 @@ final class RemoteShowFeed: ShowFeed {
         self.subscription = subscription
     }
 
-    func latestFrame() -> ShowFrame? { subscription.latestFrame }
+    /// The daemon's newest frame; once the stream has ended (the daemon stopped), the show goes dark and stopped.
+    func latestFrame() -> ShowFrame? {
+        guard var frame = subscription.latestFrame else { return nil }
+        if subscription.endReason != nil {
+            frame.state = .stopped
+            frame.levels = .zero
+            frame.elapsed = nil
+        }
+        return frame
+    }
 
     func send(_ command: UserCommand) { subscription.send(command) }
 

@@ -95,18 +95,7 @@ struct WatchCommand: AsyncParsableCommand {
 
     private func watch() async throws -> TerminalViewer.Outcome {
         var configuration = try global.loadConfiguration()
-        if let input {
-            guard let spec = InputSpec(parsing: input) else {
-                throw LightShowError("--input '\(input)': expected \(InputSpec.expectedSyntax)", exitStatus: .usage)
-            }
-            configuration.input.source = spec
-        }
-        if let formatPCM {
-            guard let pcm = PCMFormat(parsing: formatPCM) else {
-                throw LightShowError("--format-pcm '\(formatPCM)': expected \(PCMFormat.expectedSyntax)", exitStatus: .usage)
-            }
-            configuration.input.pcmFormat = pcm
-        }
+        try configuration.applyInputFlags(input: input, formatPCM: formatPCM)
         let environment = ProcessInfo.processInfo.environment
         let subscription = try connect ? ShowSubscription(path: global.controlSocketPath(explicit: socket), framesPerSecond: fps) : nil
         let session = try TerminalSession()
@@ -128,7 +117,15 @@ struct WatchCommand: AsyncParsableCommand {
             let source = try openSource(configuration)
             let local = EngineShowFeed(source: source, configuration: configuration, framesPerSecond: fps)
             feed = local
-            pipeline = Task { try await local.run() }
+            pipeline = Task {
+                do {
+                    try await local.run()
+                } catch {
+                    // The input failed for good: leave the screen so the error can be read.
+                    if !(error is CancellationError) { session.stopViewing() }
+                    throw error
+                }
+            }
         }
         defer { subscription?.close() }
         let viewer = TerminalViewer(session: session, feed: feed, options: options)
@@ -147,8 +144,12 @@ struct WatchCommand: AsyncParsableCommand {
             print("# Tuned band ranges for lightshow.toml:")
             print(viewer.controls.tuning.tomlSnippet, terminator: "")
         }
+        if let reason = subscription?.endReason {
+            throw LightShowError("watch --connect \(subscription?.path ?? ""): \(reason)", exitStatus: .ioError)
+        }
         // A pipeline failure (the input was lost for good) is reported after the terminal is restored.
-        if outcome == .quit, case .failure(let error) = await pipeline.result, !(error is CancellationError) {
+        if outcome == .quit || outcome == .feedFailed, case .failure(let error) = await pipeline.result,
+           !(error is CancellationError) {
             throw error
         }
         return outcome
@@ -156,6 +157,12 @@ struct WatchCommand: AsyncParsableCommand {
 
     /// Opens the input; a capture device that won't open gets a hint towards inputs that need none.
     private func openSource(_ configuration: Configuration) throws -> any AudioSource {
+        if configuration.input.source == .stdin {
+            throw LightShowError(
+                "--input stdin: watch reads its keys from the terminal; pipe audio through a fifo (--input fifo:PATH) instead",
+                exitStatus: .usage
+            )
+        }
         do {
             return try AudioSources.open(configuration.input.source, pcmFormat: configuration.input.pcmFormat, pacing: .realtime)
         } catch let error as any UserFacingError {

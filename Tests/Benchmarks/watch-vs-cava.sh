@@ -17,6 +17,13 @@ BIN=$(realpath "$BIN")
 T=$(mktemp -d /tmp/watch-bench.XXXXXX)
 SOCKET="watch-bench-$$"
 cleanup() {
+    # `script` outlives its tmux pane (it keeps its own pty), so end both programs and their `script` by PID.
+    local pid parent
+    for pid in ${WATCH_PID:-} ${CAVA_PID:-}; do
+        parent=$(awk '{print $4}' "/proc/$pid/stat" 2>/dev/null || true)
+        kill "$pid" 2>/dev/null || true
+        [ -n "$parent" ] && [ "$parent" != 1 ] && kill "$parent" 2>/dev/null || true
+    done
     tmux -L "$SOCKET" kill-server 2>/dev/null || true
     [ -n "${FEEDER:-}" ] && kill "$FEEDER" 2>/dev/null || true
     rm -rf "$T"
@@ -76,7 +83,7 @@ pid_of() {
     return 0
 }
 for _ in $(seq 100); do
-    WATCH_PID=$(pid_of "watch.fifo --format-pcm" lightshow || true); CAVA_PID=$(pid_of "$T/cava.conf" cava || true)
+    WATCH_PID=$(pid_of "$T/watch.fifo" lightshow || true); CAVA_PID=$(pid_of "$T/cava.conf" cava || true)
     [ -n "$WATCH_PID" ] && [ -n "$CAVA_PID" ] && break
     sleep 0.1
 done

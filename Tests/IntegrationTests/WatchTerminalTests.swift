@@ -105,6 +105,50 @@ import TestSupport
         #expect(await ExternalTool.waitUntil(seconds: Self.deadline) { tmux.text().contains("EXIT=0") })
     }
 
+    @Test func helpDimsEverythingButTheExplainedLight() async throws {
+        let state = try TemporaryDirectory("watch-state")
+        let tmux = try start("--input \(try toneFile(in: state))", state: state, firstRun: true)
+        // On the bass step: the bass light at full brightness, the other two dimmed below their colour tests.
+        #expect(await ExternalTool.waitUntil(seconds: Self.deadline) {
+            let screen = tmux.screen()
+            return (screen.extent(where: Self.isBass)?.count ?? 0) > 300
+                && screen.extent(where: Self.isMid) == nil && screen.extent(where: Self.isTreble) == nil
+        })
+        try tmux.send("Space")
+        #expect(await ExternalTool.waitUntil(seconds: Self.deadline) {
+            let screen = tmux.screen()
+            return (screen.extent(where: Self.isMid)?.count ?? 0) > 300
+                && screen.extent(where: Self.isBass) == nil && screen.extent(where: Self.isTreble) == nil
+        })
+        // Closed: all three bright again.
+        try tmux.send("Escape")
+        #expect(await ExternalTool.waitUntil(seconds: Self.deadline) {
+            let screen = tmux.screen()
+            return [Self.isBass, Self.isMid, Self.isTreble].allSatisfy { (screen.extent(where: $0)?.count ?? 0) > 300 }
+        })
+    }
+
+    @Test func colourDepthFollowsTheFlagAndNoColor() async throws {
+        let state = try TemporaryDirectory("watch-state")
+        let palette = try start("--input demo --color 256", state: state)
+        #expect(await ExternalTool.waitUntil(seconds: Self.deadline) {
+            let raw = (try? palette.tmux(["capture-pane", "-e", "-p", "-t", "s"])) ?? ""
+            return raw.contains("8;5;") && !raw.contains("8;2;")
+        }, "256-colour codes only")
+        let plainState = try TemporaryDirectory("watch-state")
+        try FileManager.default.createDirectory(atPath: plainState.file("lightshow"), withIntermediateDirectories: true)
+        try plainState.write("lightshow/help-shown", Data())
+        let plain = try TmuxSession(
+            columns: 160, rows: 48,
+            environment: ["COLORTERM": "truecolor", "NO_COLOR": "1", "XDG_STATE_HOME": plainState.path],
+            command: "'\(LightshowProcess.executableURL.path)' watch --input \(try toneFile(in: plainState))"
+        )
+        #expect(await ExternalTool.waitUntil(seconds: Self.deadline) {
+            let raw = (try? plain.tmux(["capture-pane", "-e", "-p", "-t", "s"])) ?? ""
+            return raw.contains("█") && !raw.contains("8;2;") && !raw.contains("8;5;")
+        }, "NO_COLOR: shades, no colour codes")
+    }
+
     @Test func tuningSliderMovesClampsAndRetunesTheAnalyzer() async throws {
         let state = try TemporaryDirectory("watch-state")
         let tmux = try start("--input \(try toneFile(in: state))", state: state)

@@ -274,6 +274,22 @@ import Testing
         #expect(machine.mpd(.playing) == .play(.mpd(.playing)))
     }
 
+    @Test func onlyAnAutomaticStopListensForSound() {
+        var machine = playing()
+        #expect(!machine.wakesOnSound)
+        _ = silence(&machine, for: .seconds(10))
+        #expect(machine.wakesOnSound)
+        _ = machine.user(.stop)
+        #expect(!machine.wakesOnSound)
+        _ = machine.user(.play)
+        _ = machine.mpd(.stopped)
+        #expect(!machine.wakesOnSound)
+        _ = machine.mpdLost()
+        #expect(machine.wakesOnSound)
+        _ = machine.inputEnded()
+        #expect(!machine.wakesOnSound)
+    }
+
     // MARK: Reasons
 
     @Test func reasonsReadWellInALog() {

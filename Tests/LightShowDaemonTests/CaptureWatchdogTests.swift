@@ -10,7 +10,7 @@ import TestSupport
     /// Capture statistics a test moves by hand, as a source's reader thread would.
     final class FakeCapture: Sendable {
         let statistics = Mutex(CaptureStatistics())
-        func progress() { statistics.withLock { $0.state = .running; $0.lastProgressNanoseconds = Monotonic.nanoseconds() } }
+        func progress() { statistics.withLock { $0.state = .running; $0.lastProgressNanoseconds = MonotonicClock.now() } }
         func lose() { statistics.withLock { $0.state = .lost } }
         var snapshot: CaptureStatistics { statistics.withLock { $0 } }
     }

@@ -62,7 +62,10 @@ import TestSupport
         #expect(try ControlSocketPath.resolve(configured: "", environment: env) == "/run/lightshow/control.sock")
         #expect(try ControlSocketPath.resolve(configured: "", environment: ["XDG_RUNTIME_DIR": "/run/user/1000"])
             == "/run/user/1000/lightshow/control.sock")
-        #expect(throws: LightShowError.self) { try ControlSocketPath.resolve(configured: "", environment: [:]) }
+        #expect(try ControlSocketPath.resolve(configured: "", environment: [:], isRoot: true) == "/run/lightshow/control.sock")
+        #expect(throws: LightShowError.self) {
+            try ControlSocketPath.resolve(configured: "", environment: [:], isRoot: false)
+        }
     }
 
     @Test func xdgDirectoryIsCreated() throws {

@@ -2,6 +2,7 @@ import Foundation
 import LightShowAudio
 import LightShowCore
 import LightShowDaemon
+import Synchronization
 import Testing
 import TestSupport
 
@@ -39,9 +40,9 @@ import TestSupport
         let directory = try TemporaryDirectory()
         let source = try AudioSources.open(.file(path: Self.toneGapTone(in: directory)), pacing: .offline)
         let engine = ShowEngine(source: source, configuration: Self.configuration, framesPerSecond: Self.fps)
-        let recorded = Locked<[ShowFrame]>([])
-        try await engine.run { frame in recorded.withLock { $0.append(frame) } }
-        let frames = recorded.current
+        let collected = Mutex<[ShowFrame]>([])
+        try await engine.run { frame in collected.withLock { $0.append(frame) } }
+        let frames = collected.withLock { $0 }
 
         // Offline, every frame is there: the show never sleeps on a file read ahead of time.
         #expect(frames.count == Int(5 * Self.fps))

@@ -1,3 +1,4 @@
+import LightShowAudio
 import Foundation
 import Testing
 import TestSupport

@@ -11,11 +11,12 @@ public final class DaemonProcess: @unchecked Sendable {
     public var socketPath: String { directory.file("control.sock") }
     public var logPath: String { directory.file("daemon.log") }
 
-    /// Starts `lightshow daemon arguments…` with `environment` over the test's own.
+    /// Starts `lightshow daemon arguments…` with `environment` over the test's own. It analyses at 20 fps unless
+    /// the arguments say otherwise, which keeps many daemons of parallel tests light on a 2-core machine.
     public init(_ arguments: [String], environment: [String: String] = [:], directory: TemporaryDirectory) throws {
         self.directory = directory
         process.executableURL = LightshowProcess.executableURL
-        process.arguments = ["daemon"] + arguments
+        process.arguments = ["daemon"] + arguments + (arguments.contains("--fps") ? [] : ["--fps", "20"])
         var env = ProcessInfo.processInfo.environment
         env["RUNTIME_DIRECTORY"] = directory.path
         env["NOTIFY_SOCKET"] = nil
@@ -35,8 +36,9 @@ public final class DaemonProcess: @unchecked Sendable {
     public var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
     /// True once the control socket exists (the daemon binds it before it opens the input).
-    public func waitForSocket(timeout: Double = 30) -> Bool {
-        Wait.until(timeout: timeout) { FileManager.default.fileExists(atPath: socketPath) }
+    public func waitForSocket(timeout: Double = 30) async -> Bool {
+        let path = socketPath
+        return await OffPool.until(timeout: timeout) { FileManager.default.fileExists(atPath: path) }
     }
 
     public func send(signal number: Int32) {
@@ -44,8 +46,8 @@ public final class DaemonProcess: @unchecked Sendable {
     }
 
     /// The exit status once the process ends within `timeout` seconds, else nil.
-    public func waitForExit(timeout: Double) -> Int32? {
-        guard Wait.until(timeout: timeout, { !process.isRunning }) else { return nil }
+    public func waitForExit(timeout: Double) async -> Int32? {
+        guard await OffPool.until(timeout: timeout, { !self.process.isRunning }) else { return nil }
         return process.terminationStatus
     }
 

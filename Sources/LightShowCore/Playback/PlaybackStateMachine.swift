@@ -70,6 +70,10 @@ public struct PlaybackStateMachine<C: Clock>: Sendable where C.Duration == Durat
         state != .stopped && followsAudio ? lastSound.advanced(by: idleAfter) : nil
     }
 
+    /// True when sound would change the state now (an automatic stop or pause), so a sleeping show must keep
+    /// listening; false under a command (a user's stop, MPD), when no audio matters until the state changes.
+    public var wakesOnSound: Bool { state != .playing && followsAudio }
+
     // MARK: Events
 
     public mutating func user(_ command: UserCommand) -> Action {

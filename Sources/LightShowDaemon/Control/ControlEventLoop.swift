@@ -1,3 +1,4 @@
+import LightShowAudio
 import Synchronization
 
 #if canImport(Glibc)
@@ -226,6 +227,6 @@ final class ControlEventLoop<Handler: ControlCommandHandler> {
     }
 
     static func now() -> Double {
-        Monotonic.seconds()
+        MonotonicClock.seconds()
     }
 }

@@ -5,9 +5,16 @@ import Glibc
 #endif
 
 /// Where the control socket lives: `[control] socket` when set, else `$RUNTIME_DIRECTORY/control.sock`
-/// (systemd's RuntimeDirectory=), else `$XDG_RUNTIME_DIR/lightshow/control.sock`.
+/// (systemd's RuntimeDirectory=), else `$XDG_RUNTIME_DIR/lightshow/control.sock`, else, for root,
+/// `/run/lightshow/control.sock`: where the system unit's RuntimeDirectory= puts it, so `sudo lightshow ctl` finds it.
 public enum ControlSocketPath {
-    public static func resolve(configured: String, environment: [String: String]) throws(LightShowError) -> String {
+    public static let systemPath = "/run/lightshow/control.sock"
+
+    public static func resolve(
+        configured: String,
+        environment: [String: String],
+        isRoot: Bool? = nil
+    ) throws(LightShowError) -> String {
         if !configured.isEmpty { return configured }
         // RuntimeDirectory= may list several directories, separated by colons; ours is the first.
         if let runtime = environment["RUNTIME_DIRECTORY"]?.split(separator: ":").first, runtime.hasPrefix("/") {
@@ -16,6 +23,7 @@ public enum ControlSocketPath {
         if let xdg = environment["XDG_RUNTIME_DIR"], xdg.hasPrefix("/") {
             return "\(xdg)/lightshow/control.sock"
         }
+        if isRoot ?? (geteuid() == 0) { return systemPath }
         throw LightShowError(
             "no place for the control socket: set [control] socket, $RUNTIME_DIRECTORY or $XDG_RUNTIME_DIR",
             exitStatus: .config

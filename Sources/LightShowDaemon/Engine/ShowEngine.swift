@@ -7,10 +7,8 @@ import Synchronization
 /// Joins an audio source, the analyser, the playback-state machine, user commands and MPD into the frames every
 /// sink draws.
 ///
-/// Each block is handled where it arrives: on the source's reader thread for a live input, with the show's state
-/// behind a lock that commands, MPD events and timers take too. While the show is stopped and dark on a live
-/// input, analysis and rendering sleep: each captured block gets only a cheap level check until sound (or a
-/// command) wakes the show, and no timer runs.
+/// While the show is stopped and dark on a live input, analysis and rendering sleep: each captured block gets
+/// only a cheap level check until sound (or a command) wakes the show, and no timer runs.
 public final class ShowEngine: Sendable {
     public let source: any AudioSource
     private let configuration: Configuration
@@ -18,12 +16,12 @@ public final class ShowEngine: Sendable {
     private let mpd: MPDClient?
     private let logger: Logger
     private let makeAnalyzer: @Sendable () -> any BlockAnalyzer
-    /// Where commands and reloads go: the running show's driver, or a queue until it starts.
-    private let inbox = Mutex(Inbox())
+    private let events: AsyncStream<ShowEvent>
+    private let inbox: AsyncStream<ShowEvent>.Continuation
     private let currentStatus: Mutex<ShowStatus>
     private let hasRun = Atomic<Bool>(false)
 
-    /// - Parameter makeAnalyzer: builds the analyser for `source` (called once, when `run` starts).
+    /// - Parameter makeAnalyzer: builds the analyser for `source` (called once, on the engine's task).
     public init(
         source: any AudioSource,
         configuration: Configuration,
@@ -38,6 +36,7 @@ public final class ShowEngine: Sendable {
         self.mpd = mpd
         self.logger = logger
         self.makeAnalyzer = makeAnalyzer
+        (events, inbox) = AsyncStream.makeStream(of: ShowEvent.self)
         currentStatus = Mutex(ShowStatus(
             state: .stopped, reason: .initial, title: source.spec.defaultTitle, mpdConnected: false
         ))
@@ -64,22 +63,34 @@ public final class ShowEngine: Sendable {
 
     /// A user's play/pause/toggle/stop (keys, `ctl`). Safe from any task or thread.
     public func send(_ command: UserCommand) {
-        deliver(.user(command))
+        inbox.yield(.user(command))
     }
 
     /// A reloaded configuration: band ranges and analysis settings apply from the next hop, without touching
     /// the source. Safe from any task or thread.
     public func reconfigure(_ configuration: Configuration) {
-        deliver(.reconfigure(configuration))
+        inbox.yield(.reconfigure(configuration))
     }
 
-    /// Runs the show, handing each frame to `onFrame` as soon as it is made, on the thread that made it (the
-    /// source's reader, or a timer's task), one frame at a time; the engine waits for it, so it should be quick.
-    /// Returns when the input ends or the task is cancelled; throws when the input fails for good, or what
-    /// `onFrame` throws (which ends the show). Call once.
-    public func run(onFrame: @escaping @Sendable (ShowFrame) throws -> Void) async throws {
+    /// Runs the show, handing each frame to `onFrame`. Returns when the input ends; throws when it fails for good
+    /// or `onFrame` throws. Call once.
+    ///
+    /// Audio is handled where the source delivers it (a live source's own reader thread), with the engine's state
+    /// locked, so a block costs no extra wake-up; commands, MPD and timers take the same lock. `onFrame` is
+    /// called under that lock, never twice at once.
+    public func run(onFrame: @escaping FrameOutput) async throws {
         guard !hasRun.exchange(true, ordering: .relaxed) else {
             throw LightShowError("the show engine runs only once", exitStatus: .usage)
+        }
+        let follower = mpd.map { client in
+            client.start()
+            return Task { [inbox] in
+                for await event in client.events { inbox.yield(.mpd(event)) }
+            }
+        }
+        defer {
+            follower?.cancel()
+            mpd?.stop()
         }
         let report: (ShowStatus) -> Void = { status in self.currentStatus.withLock { $0 = status } }
         let analyzer = makeAnalyzer()
@@ -87,79 +98,70 @@ public final class ShowEngine: Sendable {
             try await drive(ShowLoop(
                 clock: ContinuousClock(), followAudio: nil, analyzer: analyzer, spec: source.spec,
                 configuration: configuration, framesPerSecond: framesPerSecond,
-                logger: logger, report: report, onFrame: onFrame
-            ))
+                inbox: inbox, logger: logger, report: report
+            ), onFrame: onFrame)
         } else {
             let clock = ManualClock()
             try await drive(ShowLoop(
                 clock: clock, followAudio: { clock.advance(to: .init(offset: .seconds($0))) },
-                analyzer: analyzer, spec: source.spec, configuration: configuration, framesPerSecond: framesPerSecond,
-                logger: logger, report: report, onFrame: onFrame
-            ))
+                analyzer: analyzer, spec: source.spec,
+                configuration: configuration, framesPerSecond: framesPerSecond,
+                inbox: inbox, logger: logger, report: report
+            ), onFrame: onFrame)
         }
     }
 
-    private func drive<C: Clock>(_ loop: sending ShowLoop<C>) async throws where C.Duration == Duration {
-        let driver = ShowDriver(loop)
-        // Blocks are handled inside the source's own loop: on its reader thread for a live input. A file's
-        // reader waits on a few blocks (the source's channel), so it is never read far ahead of analysis.
-        let reading = Task { [source] in
-            try await source.forEachBlock { block in driver.step(.block(block)) }
-        }
-        driver.onFailure { reading.cancel() }
-        inbox.withLock { inbox in
-            inbox.driver = { driver.step($0) }
-            for event in inbox.pending { driver.step(event) }
-            inbox.pending = []
-        }
-        let follower = mpd.map { client in
-            client.start()
-            return Task {
-                for await event in client.events {
-                    guard driver.step(.mpd(event)) else { break }
+    private func drive<C>(_ loop: sending ShowLoop<C>, onFrame: @escaping FrameOutput) async throws {
+        let show = LockedShow(loop)
+        show.state.withLock { $0.begin() }
+        // Commands, MPD and timers, on a task of their own.
+        let listener = Task { [events] in
+            for await event in events {
+                do {
+                    try show.state.withLock { try $0.handle(event, onFrame) }
+                } catch {
+                    show.fail(error)
+                    return
                 }
             }
         }
         defer {
-            inbox.withLock { $0 = Inbox(isClosed: true) }
-            follower?.cancel()
-            mpd?.stop()
+            listener.cancel()
+            show.state.withLock { $0.finish() }
         }
-
-        let result = await withTaskCancellationHandler {
-            await reading.result
-        } onCancel: {
-            reading.cancel()
+        try await withTaskCancellationHandler {
+            // A file delivers in the calling task, at the pace the analysis takes; a live source on its thread.
+            try await source.forEachBlock { block in
+                guard !show.hasFailed else { return false }
+                do {
+                    try show.state.withLock { try $0.handle(block, onFrame) }
+                    return true
+                } catch {
+                    show.fail(error)
+                    return false
+                }
+            }
+        } onCancel: { [inbox] in
+            inbox.finish()
         }
-        if let failure = driver.failure {
-            driver.finish(inputEnded: false)
-            throw failure
-        }
-        if Task.isCancelled {
-            driver.finish(inputEnded: false)
-            return
-        }
-        do {
-            try result.get()
-        } catch {
-            driver.finish(inputEnded: false)
-            throw error
-        }
-        driver.finish(inputEnded: true)
-    }
-
-    private func deliver(_ event: ShowEvent) {
-        let driver = inbox.withLock { inbox -> (@Sendable (ShowEvent) -> Bool)? in
-            if inbox.driver == nil && !inbox.isClosed { inbox.pending.append(event) }
-            return inbox.driver
-        }
-        _ = driver?(event)
+        if let failure = show.failure { throw failure }
     }
 }
 
-/// Events that arrive before the show starts wait here; once it runs, they go straight to its driver.
-private struct Inbox {
-    var driver: (@Sendable (ShowEvent) -> Bool)?
-    var pending: [ShowEvent] = []
-    var isClosed = false
+/// The engine's state behind a lock, shared by the audio (reader thread) and the listener task, and the first
+/// error either of them met.
+private final class LockedShow<C: Clock>: Sendable where C.Duration == Duration {
+    let state: Mutex<ShowLoop<C>>
+    private let firstError = Mutex<(any Error)?>(nil)
+
+    init(_ loop: sending ShowLoop<C>) {
+        state = Mutex(loop)
+    }
+
+    func fail(_ error: any Error) {
+        firstError.withLock { if $0 == nil { $0 = error } }
+    }
+
+    var failure: (any Error)? { firstError.withLock { $0 } }
+    var hasFailed: Bool { failure != nil }
 }

@@ -1,10 +1,11 @@
-import LightShowCore
+public import LightShowCore
 import Logging
 
-/// Everything the engine's loop hears about.
+/// Where frames go: called with the engine's state locked, so calls never overlap.
+public typealias FrameOutput = @Sendable (ShowFrame) throws -> Void
+
+/// Everything the engine hears about besides the audio.
 enum ShowEvent: Sendable {
-    case block(SampleBlock)
-    case inputEnded
     case mpd(MPDEvent)
     case user(UserCommand)
     /// A reloaded configuration (bands and analysis settings).
@@ -13,20 +14,17 @@ enum ShowEvent: Sendable {
     case timer
 }
 
-/// The engine's state: the playback machine, the effects, the analyser, and the frame counter. Whoever holds it
-/// steps it with one event at a time, synchronously (the engine keeps it behind a lock, so each captured block is
-/// handled on the source's reader thread without a hop). Live inputs run on the wall clock; offline ones on a
-/// clock that follows the audio timeline, so a file gives the same show however fast it is read.
+/// The engine's state, owned by one task: the playback machine, the effects, the analyser, and the frame counter.
+/// Live inputs run on the wall clock; offline ones on a clock that follows the audio timeline, so a file gives
+/// the same show however fast it is read.
 struct ShowLoop<C: Clock> where C.Duration == Duration {
     let clock: C
     /// Offline only: moves the clock to an audio time (seconds).
     let followAudio: ((Double) -> Void)?
     let analyzer: any BlockAnalyzer
+    let inbox: AsyncStream<ShowEvent>.Continuation
     let logger: Logger
     let report: (ShowStatus) -> Void
-    let onFrame: (ShowFrame) throws -> Void
-    /// Called (on a timer's task) when a deadline the loop asked for is reached; it should step `.timer`.
-    var wake: @Sendable () -> Void = {}
     let frameInterval: Duration
     private(set) var silenceThresholdDBFS: Double
 
@@ -36,7 +34,7 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
     private var nowPlaying: NowPlaying
     private var frameIndex = 0
     private var lastAudioTime = 0.0
-    /// Audio skipped while asleep: the analyser never saw it, so its frame times lag by this much.
+    /// Audio skipped while asleep never reached the analyser, so its frame times lag by this much.
     private var skippedSeconds = 0.0
     private var lastEmit: C.Instant?
     /// Set once the dark frame of a stop went out; from then on, analysis and rendering sleep.
@@ -48,14 +46,14 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
     init(
         clock: C, followAudio: ((Double) -> Void)?, analyzer: any BlockAnalyzer, spec: InputSpec,
         configuration: Configuration, framesPerSecond: Double,
-        logger: Logger, report: @escaping (ShowStatus) -> Void, onFrame: @escaping (ShowFrame) throws -> Void
+        inbox: AsyncStream<ShowEvent>.Continuation, logger: Logger, report: @escaping (ShowStatus) -> Void
     ) {
         self.clock = clock
         self.followAudio = followAudio
         self.analyzer = analyzer
+        self.inbox = inbox
         self.logger = logger
         self.report = report
-        self.onFrame = onFrame
         frameInterval = .seconds(1 / max(1, framesPerSecond))
         silenceThresholdDBFS = configuration.analysis.silenceThresholdDBFS
         start = clock.now
@@ -69,21 +67,23 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
     /// Stopped and dark on a live input: nothing to analyse or draw until the state changes.
     private var isAsleep: Bool { isLive && machine.state == .stopped && sentDarkFrame }
 
-    /// The input started: the machine's first step.
+    /// The input has started: the first state change.
     mutating func begin() {
         apply(machine.inputStarted())
-        armTimer()
     }
 
-    /// Handles one event, drawing any frames it makes. Throws what `onFrame` throws.
-    mutating func step(_ event: ShowEvent) throws {
+    /// The input ended: stop, and end any timer.
+    mutating func finish() {
+        apply(machine.inputEnded())
+        timer?.task.cancel()
+        timer = nil
+    }
+
+    /// Everything but the audio: commands, MPD, reloads, timers.
+    mutating func handle(_ event: ShowEvent, _ onFrame: FrameOutput) throws {
+        let before = (state: machine.state, title: nowPlaying.title)
+        defer { armTimer() }
         switch event {
-        case .block(let block):
-            try handle(block)
-        case .inputEnded:
-            apply(machine.inputEnded())
-            stopTimer()
-            return
         case .mpd(.status(let status)):
             let previousTitle = nowPlaying.title
             nowPlaying.update(status, at: showSeconds)
@@ -102,22 +102,23 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
         case .timer:
             timer = nil
             apply(machine.timeoutTriggered())
-            try refreshIfStalled()
+            try refreshIfStalled(onFrame)
         }
-        armTimer()
+        // On a live input, a change shows at once (a key press, MPD), not with the next analysis frame.
+        if isLive && (machine.state != before.state || nowPlaying.title != before.title) {
+            try emit(time: lastAudioTime, live: nil, onFrame)
+        }
     }
 
-    /// The show is over: no timer may fire again.
-    mutating func stopTimer() {
-        timer?.task.cancel()
-        timer = nil
-    }
-
-    private mutating func handle(_ block: SampleBlock) throws {
+    /// One block of audio, on the source's reader thread for a live input.
+    mutating func handle(_ block: SampleBlock, _ onFrame: FrameOutput) throws {
         lastAudioTime = block.endTime
         if isAsleep {
-            // Only a cheap level check watches for sound while asleep.
-            apply(machine.audio(hasSound: block.isLouder(thanDBFS: silenceThresholdDBFS)))
+            // Asleep: only a cheap level check, and only when sound could wake the show.
+            if machine.wakesOnSound {
+                apply(machine.audio(hasSound: block.isLouder(thanDBFS: silenceThresholdDBFS)))
+                armTimer()
+            }
             if isAsleep {
                 skippedSeconds += Double(block.frameCount) / Double(block.sampleRate)
                 return
@@ -127,12 +128,13 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
             let time = frame.time + skippedSeconds
             followAudio?(time)
             apply(machine.audio(hasSound: frame.hasSound))
-            try emit(time: time, live: frame.levels)
+            try emit(time: time, live: frame.levels, onFrame)
         }
+        armTimer()
     }
 
     /// Draws one frame, unless the show is already dark and the dark frame went out.
-    private mutating func emit(time: Double, live: BandLevels?) throws {
+    private mutating func emit(time: Double, live: BandLevels?, _ onFrame: FrameOutput) throws {
         let seconds = showSeconds
         let dark = isLive && machine.state == .stopped && effects.isDark(at: seconds)
         if dark && sentDarkFrame { return }
@@ -169,12 +171,12 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
         refreshDeadline = clock.now.advanced(by: frameInterval * 2)
     }
 
-    private mutating func refreshIfStalled() throws {
+    private mutating func refreshIfStalled(_ onFrame: FrameOutput) throws {
         guard let due = refreshDeadline, due <= clock.now else { return }
         refreshDeadline = nil
         let stalled = lastEmit.map { $0.duration(to: clock.now) >= frameInterval * 1.5 } ?? true
         if stalled {
-            try emit(time: lastAudioTime, live: nil)
+            try emit(time: lastAudioTime, live: nil, onFrame)
         }
         // Keep a stalled fade moving until the lights are out.
         if machine.state == .stopped && !sentDarkFrame {
@@ -194,11 +196,11 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
         }
         if let timer, timer.deadline <= wanted { return }
         timer?.task.cancel()
-        let clock = clock, wake = wake
+        let clock = clock, inbox = inbox
         timer = (wanted, Task {
             do {
                 try await clock.sleep(until: wanted, tolerance: nil)
-                wake()
+                inbox.yield(.timer)
             } catch {}
         })
     }

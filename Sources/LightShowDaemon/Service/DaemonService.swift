@@ -70,7 +70,7 @@ public final class DaemonService: Service, Sendable {
             group.addTask { [self] in await reportStatus() }
             if let watchdog = CaptureWatchdog(notifier: notifier) {
                 logger.info("watchdog: a ping every \(watchdog.interval) while capture progresses")
-                group.addTask { [state] in await watchdog.run { state.captureStatistics } }
+                group.addTask { [state] in await watchdog.run { state.watchdogStatistics } }
             }
             group.addTask { [self] in
                 for await _ in hangups { _ = reload(caller: "SIGHUP") }

@@ -44,13 +44,27 @@ public final class DaemonState: Sendable {
     public var source: (any AudioSource)? { capture.withLock { $0.source } }
     public var openError: String? { capture.withLock { $0.openError } }
 
-    /// The capture's health for the watchdog and status. While no source is open the retry loop is running,
-    /// which counts as progress: restarting the daemon would not bring the device back.
+    /// The capture's health for status: the open source's, or `lost` while the retry loop runs.
     public var captureStatistics: CaptureStatistics {
         if let source { return source.statistics }
         var waiting = CaptureStatistics()
         waiting.state = .lost
         return waiting
+    }
+
+    /// What the watchdog judges. Waiting counts as progress: the retry loop with no source open (restarting the
+    /// daemon would not bring a device back), and a pipe that has delivered nothing yet, which waits for its
+    /// writer (MPD opens its fifo when it plays). Once audio has flowed, a pipe that goes quiet is a stall.
+    public var watchdogStatistics: CaptureStatistics {
+        var statistics = captureStatistics
+        guard let spec = source?.spec else { return statistics }
+        switch spec {
+        case .fifo, .stdin:
+            if statistics.state == .starting && statistics.lastProgressNanoseconds == nil { statistics.state = .lost }
+        default:
+            break
+        }
+        return statistics
     }
 
     /// Closes the current input and opens the configured one again (after a reload changed `[input]`).

@@ -49,6 +49,11 @@ public struct TerminalGrid: Equatable, Sendable {
 
     @inline(__always)
     func code(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> UInt32 {
+        Self.code(r, g, b, depth: depth)
+    }
+
+    @inline(__always)
+    static func code(_ r: UInt8, _ g: UInt8, _ b: UInt8, depth: TerminalColorDepth) -> UInt32 {
         switch depth {
         case .truecolor: UInt32(r) << 16 | UInt32(g) << 8 | UInt32(b)
         case .palette256: UInt32(TerminalPalette.nearest256(RGBColor(red: r, green: g, blue: b)))
@@ -57,32 +62,51 @@ public struct TerminalGrid: Equatable, Sendable {
         }
     }
 
-    /// Fills the cells of `rows` from the image: pixel row 2·r on top, 2·r+1 below. Uniform cells become spaces
-    /// on their background, which costs one colour instead of two. Without colour, brightness picks a shade.
+    /// Fills the cells of `rows` from the image: pixel row 2·r on top, 2·r+1 below. Without colour, brightness
+    /// picks a shade.
     public mutating func drawPixels(_ image: Framebuffer, rows rowRange: Range<Int>? = nil) {
         let range = rowRange ?? 0..<rows
-        let width = min(columns, image.width)
+        let width = min(columns, image.width), imageWidth = image.width, imageHeight = image.height
+        let columns = columns, rows = rows, depth = depth
+        // Truecolor, the common case, packs channels without the palette search.
+        let truecolor = depth == .truecolor
         image.pixels.withUnsafeBufferPointer { pixels in
-            for row in range where row < rows {
-                let topY = 2 * row, bottomY = min(2 * row + 1, image.height - 1)
-                guard topY < image.height else { continue }
-                for column in 0..<width {
-                    let t = (topY * image.width + column) * 3, b = (bottomY * image.width + column) * 3
-                    let cell: TerminalCell
-                    if depth == .none {
-                        let brightest = max(pixels[t], pixels[t + 1], pixels[t + 2], pixels[b], pixels[b + 1], pixels[b + 2])
-                        cell = TerminalCell(scalar: Self.shade(brightest), foreground: TerminalCell.defaultColor, background: TerminalCell.defaultColor)
-                    } else {
-                        let top = code(pixels[t], pixels[t + 1], pixels[t + 2])
-                        let bottom = code(pixels[b], pixels[b + 1], pixels[b + 2])
-                        cell = top == bottom
-                            ? TerminalCell(scalar: TerminalCell.space, foreground: bottom, background: bottom)
-                            : TerminalCell(scalar: TerminalCell.upperHalf, foreground: top, background: bottom)
+            cells.withUnsafeMutableBufferPointer { cells in
+                for row in range where row < rows {
+                    let topY = 2 * row, bottomY = min(2 * row + 1, imageHeight - 1)
+                    guard topY < imageHeight else { continue }
+                    var t = topY * imageWidth * 3, b = bottomY * imageWidth * 3
+                    let rowStart = row * columns
+                    for column in 0..<width {
+                        let cell: TerminalCell
+                        if truecolor {
+                            let top = UInt32(pixels[t]) << 16 | UInt32(pixels[t + 1]) << 8 | UInt32(pixels[t + 2])
+                            let bottom = UInt32(pixels[b]) << 16 | UInt32(pixels[b + 1]) << 8 | UInt32(pixels[b + 2])
+                            cell = Self.halfBlock(top: top, bottom: bottom)
+                        } else if depth == .none {
+                            let brightest = max(pixels[t], pixels[t + 1], pixels[t + 2], pixels[b], pixels[b + 1], pixels[b + 2])
+                            cell = TerminalCell(scalar: Self.shade(brightest), foreground: TerminalCell.defaultColor, background: TerminalCell.defaultColor)
+                        } else {
+                            cell = Self.halfBlock(
+                                top: Self.code(pixels[t], pixels[t + 1], pixels[t + 2], depth: depth),
+                                bottom: Self.code(pixels[b], pixels[b + 1], pixels[b + 2], depth: depth)
+                            )
+                        }
+                        cells[rowStart + column] = cell
+                        t += 3
+                        b += 3
                     }
-                    cells[row * columns + column] = cell
                 }
             }
         }
+    }
+
+    /// Uniform cells become spaces on their background, which costs one colour instead of two.
+    @inline(__always)
+    static func halfBlock(top: UInt32, bottom: UInt32) -> TerminalCell {
+        top == bottom
+            ? TerminalCell(scalar: TerminalCell.space, foreground: bottom, background: bottom)
+            : TerminalCell(scalar: TerminalCell.upperHalf, foreground: top, background: bottom)
     }
 
     /// Writes `text` from `column` on `row`, one scalar per cell, clipped to the grid. Returns the next column.

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Benchmark: CPU while stopped and silent (DESIGN.md §6, issue 5). The same real-time-paced 44.1 kHz s16 stereo
+# digital silence is written at the same moment into two fifos, read by
+#   - `lightshow analyze --input fifo:… --format ascii --fps 60` (idle_after 10 s: it stops, fades, then sleeps),
+#   - cava with its defaults (fifo input, raw ascii, 3 bars, 60 fps; sleep_timer off, as shipped).
+# (cava's own sleep_timer isn't compared: asleep, it stops draining a fifo, which then blocks the writer.)
+# After a warm-up longer than idle_after, each process's CPU time (/proc/PID/stat utime + stime) is sampled over
+# the measuring window and reported as CPU-seconds per minute. Target: lightshow ≈ 0 and below cava's idle cost.
+set -euo pipefail
+
+BIN=${LIGHTSHOW_BIN:-.build/release/lightshow}
+WARMUP=${WARMUP:-15}
+MEASURE=${MEASURE:-60}
+[ -x "$BIN" ] || { echo "idle-cpu: no executable at $BIN (set LIGHTSHOW_BIN)" >&2; exit 1; }
+here=$(cd "$(dirname "$0")/../.." && pwd)
+"$here/scripts/install-packages.sh" cava python3
+command -v cava >/dev/null || { echo "idle-cpu: cava is not installed" >&2; exit 1; }
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkfifo "$work/lightshow.fifo" "$work/cava.fifo"
+cat > "$work/cava.conf" <<CONF
+[general]
+framerate = 60
+bars = 3
+sleep_timer = 0
+[input]
+method = fifo
+source = $work/cava.fifo
+sample_rate = 44100
+sample_bits = 16
+[output]
+method = raw
+channels = mono
+mono_option = average
+raw_target = /dev/null
+data_format = ascii
+ascii_max_range = 1000
+bar_delimiter = 59
+frame_delimiter = 10
+CONF
+
+python3 - "$BIN" "$work" "$WARMUP" "$MEASURE" <<'PY'
+import os, signal, subprocess, sys, time
+
+binary, work, warmup, measure = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4])
+RATE, CHUNK = 44100, 441                        # 10 ms chunks of stereo s16 silence, paced to the monotonic clock
+TICKS = os.sysconf("SC_CLK_TCK")
+
+def start(command):
+    return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+
+tools = {
+    "lightshow": start([binary, "analyze", "--input", f"fifo:{work}/lightshow.fifo", "--format", "ascii", "--fps", "60"]),
+    "cava": start(["cava", "-p", f"{work}/cava.conf"]),
+}
+fifos = ["lightshow.fifo", "cava.fifo"]
+fds = [os.open(f"{work}/{name}", os.O_WRONLY) for name in fifos]
+
+def cpu_seconds(pid):
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICKS   # utime, stime
+
+silence = bytes(CHUNK * 4)
+origin = time.monotonic()
+total = int((warmup + measure) * RATE / CHUNK)
+start_cpu = None
+for i in range(total):
+    due = origin + i * CHUNK / RATE
+    delay = due - time.monotonic()
+    if delay > 0: time.sleep(delay)
+    if start_cpu is None and i * CHUNK / RATE >= warmup:
+        start_cpu = {name: cpu_seconds(p.pid) for name, p in tools.items()}
+    for fd in fds: os.write(fd, silence)
+end_cpu = {name: cpu_seconds(p.pid) for name, p in tools.items()}
+for fd in fds: os.close(fd)
+for p in tools.values():
+    p.send_signal(signal.SIGINT)
+    try: p.wait(timeout=5)
+    except subprocess.TimeoutExpired: p.kill(); p.wait()
+
+per_minute = {name: (end_cpu[name] - start_cpu[name]) * 60 / measure for name in tools}
+print(f"idle-cpu: digital silence in real time; warm-up {warmup:g} s (> idle_after), then {measure:g} s measured")
+print(f"  {'':22} {'cpu s/min':>10}")
+for name, value in per_minute.items():
+    print(f"  {name:22} {value:10.3f}")
+cava = per_minute["cava"]
+ratio = per_minute["lightshow"] / cava if cava > 0 else float("nan")
+print(f"  lightshow / cava idle CPU  {ratio:.3f}  (target: below cava: {'met' if per_minute['lightshow'] < cava else 'MISSED'})")
+PY
