@@ -2,7 +2,7 @@ public import LightShowAnalysis
 public import LightShowCore
 
 /// Turns sample blocks into analysis frames: the analyser as the engine sees it.
-/// Created on the engine's task and used only there, so it needn't be Sendable.
+/// Created when the engine starts and used only behind its lock, one call at a time, so it needn't be Sendable.
 public protocol BlockAnalyzer: AnyObject {
     func process(_ block: SampleBlock) -> [AnalysisFrame]
     /// New band ranges and analysis settings from a config reload, taking effect from the next hop.

@@ -187,8 +187,13 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
     /// Keeps one timer for the nearest deadline (live only). Nothing is armed while asleep: nothing polls.
     private mutating func armTimer() {
         guard isLive else { return }
-        let wanted = [machine.idleDeadline, refreshDeadline].compactMap { $0 }.min()
-        guard let wanted else { return }
+        // Runs after every block: no array for two optionals.
+        let wanted: C.Instant
+        switch (machine.idleDeadline, refreshDeadline) {
+        case let (idle?, refresh?): wanted = min(idle, refresh)
+        case let (deadline?, nil), let (nil, deadline?): wanted = deadline
+        case (nil, nil): return
+        }
         if let timer, timer.deadline <= wanted { return }
         timer?.task.cancel()
         let clock = clock, inbox = inbox
