@@ -20,9 +20,8 @@ extension Framebuffer {
         let xScale = circle.radiusX > 0 ? radius / circle.radiusX : 1
         let r = Int32(color.red), g = Int32(color.green), b = Int32(color.blue)
         let outer = radius + 0.5, inner = max(0, radius - 0.5)
-        let top = max(0, Int((cy - outer).rounded(.down)))
-        let bottom = min(height - 1, Int((cy + outer).rounded(.up)))
-        guard top <= bottom else { return }
+        guard let rows = Self.rows(touchedBy: circle, height: height) else { return }
+        let top = rows.lowerBound, bottom = rows.upperBound
         let width = width
         pixels.withUnsafeMutableBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }
@@ -65,6 +64,16 @@ extension Framebuffer {
                 }
             }
         }
+    }
+
+    /// The pixel rows `fillCircle` may change for `circle` on an image `height` rows tall; nil when none.
+    public static func rows(touchedBy circle: SceneCircle, height: Int) -> ClosedRange<Int>? {
+        let outer = circle.radiusY + 0.5
+        let first = (circle.center.y - outer).rounded(.down), last = (circle.center.y + outer).rounded(.up)
+        guard circle.radiusY > 0, height > 0, first.isFinite, last.isFinite, first < Double(height), last >= 0 else {
+            return nil
+        }
+        return Int(max(0, first))...Int(min(Double(height - 1), last))
     }
 
     /// Composites `color` at `alpha` over the rectangle (whole pixels; fractional edges are rounded outward-in).

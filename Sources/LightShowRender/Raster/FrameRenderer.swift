@@ -7,6 +7,8 @@ public final class FrameRenderer {
     private var background: Framebuffer?
     private var backgroundGradient: LinearGradient?
     private var canvas: Framebuffer?
+    /// The pixel rows where `canvas` differs from `background`; nil when unknown (all of them).
+    private var paintedRows: Range<Int>?
     private var font: FontFace?
     private var fontTried: Int?
 
@@ -24,15 +26,23 @@ public final class FrameRenderer {
             fresh.fillGradient(scene.background)
             background = fresh
             backgroundGradient = scene.background
+            paintedRows = nil
         }
         var image = reusedCanvas(layout.width, layout.height)
-        defer { canvas = image }
+        var painted: Range<Int>? = 0..<0
         for light in scene.lights {
             image.fillCircle(light.circle, color: light.color, alpha: light.level)
+            if let rows = Framebuffer.rows(touchedBy: light.circle, height: image.height), let sofar = painted {
+                painted = sofar.isEmpty ? rows.lowerBound..<rows.upperBound + 1
+                    : min(sofar.lowerBound, rows.lowerBound)..<max(sofar.upperBound, rows.upperBound + 1)
+            }
         }
         if let toolbar = scene.toolbar {
             ToolbarPainter.paint(toolbar, on: &image, font: font(forStripHeight: toolbar.rect.height))
+            painted = nil
         }
+        canvas = image
+        paintedRows = painted
         return image
     }
 
@@ -41,10 +51,14 @@ public final class FrameRenderer {
         let background = background ?? Framebuffer(width: width, height: height)
         guard var image = canvas.take(), image.width == width, image.height == height,
               image.pixels.count == background.pixels.count else { return background }
+        // Only the rows last frame painted differ from the background.
+        let rows = paintedRows ?? 0..<height
+        let start = rows.lowerBound * image.rowBytes, count = (rows.upperBound - rows.lowerBound) * image.rowBytes
+        guard count > 0 else { return image }
         image.pixels.withUnsafeMutableBufferPointer { target in
             background.pixels.withUnsafeBufferPointer { source in
                 guard let to = target.baseAddress, let from = source.baseAddress else { return }
-                to.update(from: from, count: source.count)
+                (to + start).update(from: from + start, count: count)
             }
         }
         return image

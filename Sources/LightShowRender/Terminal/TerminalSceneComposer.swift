@@ -123,12 +123,10 @@ public final class TerminalSceneComposer {
     /// The cell rows that `Framebuffer.fillCircle` can touch for these circles (its pixel rows, halved).
     static func rows(under circles: [SceneCircle], gridRows: Int) -> Range<Int> {
         var top = gridRows, bottom = 0
-        for circle in circles where circle.radiusY > 0 {
-            let outer = circle.radiusY + 0.5
-            let first = (circle.center.y - outer).rounded(.down), last = (circle.center.y + outer).rounded(.up)
-            guard first.isFinite, last.isFinite else { return 0..<gridRows }
-            top = min(top, max(0, Int(max(first, -1)) / 2))
-            bottom = max(bottom, min(gridRows, Int(min(last, Double(2 * gridRows))) / 2 + 1))
+        for circle in circles {
+            guard let pixels = Framebuffer.rows(touchedBy: circle, height: 2 * gridRows) else { continue }
+            top = min(top, pixels.lowerBound / 2)
+            bottom = max(bottom, pixels.upperBound / 2 + 1)
         }
         return top < bottom ? top..<bottom : 0..<0
     }
