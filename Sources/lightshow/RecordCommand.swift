@@ -30,8 +30,7 @@ struct RecordCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(name: .long, help: ArgumentHelp("Audio input (default: [input] source of the config).", valueName: "SPEC"))
-    var input: String?
+    @OptionGroup var source: SourceOptions
 
     @Option(name: .long, help: ArgumentHelp("Output directory: new or empty (see --force).", valueName: "DIR"))
     var out: String
@@ -48,25 +47,7 @@ struct RecordCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Record into a non-empty DIR, replacing an earlier recording's frames there.")
     var force = false
 
-    @Option(
-        name: .customLong("format-pcm"),
-        help: ArgumentHelp("Raw PCM layout for fifo: and stdin (default 44100:16:2).", valueName: "RATE:BITS:CHANNELS")
-    )
-    var formatPCM: String?
-
-    @Flag(help: "Record what a running daemon streams (at SOCKET, else its default control socket), in real time.")
-    var connect = false
-
-    @Argument(help: ArgumentHelp("The daemon's control socket, with --connect.", valueName: "SOCKET"))
-    var socket: String?
-
     func validate() throws {
-        if socket != nil && !connect {
-            throw ValidationError("a SOCKET argument needs --connect (did you mean --input?)")
-        }
-        if connect && (input != nil || formatPCM != nil) {
-            throw ValidationError("--connect records the daemon's input; it can't be combined with --input or --format-pcm")
-        }
         guard fps.isFinite, Self.fpsRange.contains(fps) else {
             throw ValidationError("--fps must be between 1 and 240, got \(fps)")
         }
@@ -88,13 +69,13 @@ struct RecordCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingUserErrors {
             var configuration = try global.loadConfiguration()
-            try configuration.applyInputFlags(input: input, formatPCM: formatPCM)
+            try source.apply(to: &configuration)
             guard let frameSize = FrameSize(parsing: size) else {
                 throw LightShowError("--size '\(size)': expected \(FrameSize.expectedSyntax)", exitStatus: .usage)
             }
-            if connect {
+            if source.connect {
                 let session = ConnectedRecordSession(
-                    socketPath: try global.controlSocketPath(explicit: socket), directory: out, size: frameSize,
+                    socketPath: try global.controlSocketPath(explicit: source.socket), directory: out, size: frameSize,
                     framesPerSecond: fps, duration: duration.flatMap(Self.seconds), force: force, configuration: configuration
                 )
                 return try await record { try await session.run() }
@@ -118,7 +99,7 @@ struct RecordCommand: AsyncParsableCommand {
         defer { stop.cancel() }
         let summary = try await task.value
         printError(
-            "lightshow: recorded \(summary.frames) frames (\(Self.tenths(summary.audioSeconds)) s\(connect ? "" : " of audio")) to \(summary.directory)"
+            "lightshow: recorded \(summary.frames) frames (\(Self.tenths(summary.audioSeconds)) s\(source.connect ? "" : " of audio")) to \(summary.directory)"
         )
     }
 

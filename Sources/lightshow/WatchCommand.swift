@@ -52,8 +52,7 @@ struct WatchCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(name: .long, help: ArgumentHelp("Audio input (default: [input] source of the config, alsa:default).", valueName: "SPEC"))
-    var input: String?
+    @OptionGroup var source: SourceOptions
 
     @Option(name: .long, help: "Frames per second, 1…240.")
     var fps: Double = 60
@@ -61,25 +60,7 @@ struct WatchCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Colours: auto (from COLORTERM/TERM/NO_COLOR), truecolor, 256, 16 or none.")
     var color: ColorOption = .auto
 
-    @Option(
-        name: .customLong("format-pcm"),
-        help: ArgumentHelp("Raw PCM layout for fifo: and stdin (default 44100:16:2).", valueName: "RATE:BITS:CHANNELS")
-    )
-    var formatPCM: String?
-
-    @Flag(help: "Attach to a running daemon (at SOCKET, else its default control socket) instead of reading an input.")
-    var connect = false
-
-    @Argument(help: ArgumentHelp("The daemon's control socket, with --connect.", valueName: "SOCKET"))
-    var socket: String?
-
     func validate() throws {
-        if socket != nil && !connect {
-            throw ValidationError("a SOCKET argument needs --connect (did you mean --input?)")
-        }
-        if connect && (input != nil || formatPCM != nil) {
-            throw ValidationError("--connect shows the daemon's input; it can't be combined with --input or --format-pcm")
-        }
         guard fps.isFinite, AnalyzeCommand.fpsRange.contains(fps) else {
             throw ValidationError("--fps must be between 1 and 240, got \(fps)")
         }
@@ -95,9 +76,9 @@ struct WatchCommand: AsyncParsableCommand {
 
     private func watch() async throws -> TerminalViewer.Outcome {
         var configuration = try global.loadConfiguration()
-        try configuration.applyInputFlags(input: input, formatPCM: formatPCM)
+        try source.apply(to: &configuration)
         let environment = ProcessInfo.processInfo.environment
-        let subscription = try connect ? ShowSubscription(path: global.controlSocketPath(explicit: socket), framesPerSecond: fps) : nil
+        let subscription = try source.connect ? ShowSubscription(path: global.controlSocketPath(explicit: source.socket), framesPerSecond: fps) : nil
         let session = try TerminalSession()
         let marker = HelpMarker(environment: environment)
         let options = TerminalViewer.Options(

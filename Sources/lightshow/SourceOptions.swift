@@ -1,0 +1,36 @@
+import ArgumentParser
+import LightShowCore
+
+/// Where a viewer or recorder gets its show: its own input (`--input`, `--format-pcm`),
+/// or a running daemon's stream (`--connect [SOCKET]`).
+struct SourceOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Audio input (default: [input] source of the config, alsa:default).", valueName: "SPEC"))
+    var input: String?
+
+    @Option(
+        name: .customLong("format-pcm"),
+        help: ArgumentHelp("Raw PCM layout for fifo: and stdin (default 44100:16:2).", valueName: "RATE:BITS:CHANNELS")
+    )
+    var formatPCM: String?
+
+    // A flag plus an optional argument: swift-argument-parser has no option with an optional value.
+    @Flag(help: "Attach to a running daemon (at SOCKET, else its default control socket) instead of reading an input.")
+    var connect = false
+
+    @Argument(help: ArgumentHelp("The daemon's control socket, with --connect.", valueName: "SOCKET"))
+    var socket: String?
+
+    func validate() throws {
+        if socket != nil && !connect {
+            throw ValidationError("a SOCKET argument needs --connect (did you mean --input?)")
+        }
+        if connect && (input != nil || formatPCM != nil) {
+            throw ValidationError("--connect takes the daemon's input; it can't be combined with --input or --format-pcm")
+        }
+    }
+
+    /// Applies `--input` and `--format-pcm` over the configuration.
+    func apply(to configuration: inout Configuration) throws {
+        try configuration.applyInputFlags(input: input, formatPCM: formatPCM)
+    }
+}
