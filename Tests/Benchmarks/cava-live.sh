@@ -11,33 +11,14 @@ BIN=${LIGHTSHOW_BIN:-.build/release/lightshow}
 ROUNDS=${ROUNDS:-8}
 [ -x "$BIN" ] || { echo "cava-live: no executable at $BIN (set LIGHTSHOW_BIN)" >&2; exit 1; }
 here=$(cd "$(dirname "$0")/../.." && pwd)
+. "$here/Tests/Benchmarks/lib/cava.sh"
 "$here/scripts/install-packages.sh" cava python3
 command -v cava >/dev/null || { echo "cava-live: cava is not installed" >&2; exit 1; }
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkfifo "$work/cava.fifo" "$work/lightshow.fifo"
-# cava's own config: fifo input, mono, 3 bars at 60 fps as raw ascii 0…1000 ("B;M;T;\n"); the rest is cava's default.
-cat > "$work/cava.conf" <<CONF
-[general]
-framerate = 60
-bars = 3
-sleep_timer = 0
-[input]
-method = fifo
-source = $work/cava.fifo
-sample_rate = 44100
-sample_bits = 16
-[output]
-method = raw
-channels = mono
-mono_option = average
-raw_target = /dev/stdout
-data_format = ascii
-ascii_max_range = 1000
-bar_delimiter = 59
-frame_delimiter = 10
-CONF
+write_cava_raw_config "$work/cava.conf" "$work/cava.fifo" /dev/stdout
 
 python3 - "$BIN" "$work" "$ROUNDS" <<'PY'
 import array, math, os, signal, statistics, subprocess, sys, threading, time

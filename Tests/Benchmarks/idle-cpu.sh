@@ -13,32 +13,14 @@ WARMUP=${WARMUP:-15}
 MEASURE=${MEASURE:-60}
 [ -x "$BIN" ] || { echo "idle-cpu: no executable at $BIN (set LIGHTSHOW_BIN)" >&2; exit 1; }
 here=$(cd "$(dirname "$0")/../.." && pwd)
+. "$here/Tests/Benchmarks/lib/cava.sh"
 "$here/scripts/install-packages.sh" cava python3
 command -v cava >/dev/null || { echo "idle-cpu: cava is not installed" >&2; exit 1; }
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkfifo "$work/lightshow.fifo" "$work/cava.fifo"
-cat > "$work/cava.conf" <<CONF
-[general]
-framerate = 60
-bars = 3
-sleep_timer = 0
-[input]
-method = fifo
-source = $work/cava.fifo
-sample_rate = 44100
-sample_bits = 16
-[output]
-method = raw
-channels = mono
-mono_option = average
-raw_target = /dev/null
-data_format = ascii
-ascii_max_range = 1000
-bar_delimiter = 59
-frame_delimiter = 10
-CONF
+write_cava_raw_config "$work/cava.conf" "$work/cava.fifo" /dev/null
 
 python3 - "$BIN" "$work" "$WARMUP" "$MEASURE" <<'PY'
 import os, signal, subprocess, sys, time
