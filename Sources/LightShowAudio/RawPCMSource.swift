@@ -39,8 +39,9 @@ public final class RawPCMSource: AudioSource {
     /// Starts the reader thread, which hands blocks to `sink` and finishes it at the end of input or on failure.
     private func startReading(into sink: BlockSink) throws(LightShowError) {
         let (path, spec, format, recorder) = (path, spec, format, recorder)
-        // The cap (20 ms) only splits a backlog; splitting it finer would add wake-ups, not speed.
-        let readBytes = max(1, format.sampleRate / 50) * format.bytesPerFrame
+        // Big enough that one read takes all a writer left in the pipe (a 64 KiB pipe holds about 370 ms of
+        // 44.1 kHz stereo); the cap only splits a larger backlog into blocks.
+        let readBytes = max(1, format.sampleRate / 10) * format.bytesPerFrame
         try DedicatedThread.start(name: "ls-pcm") {
             let reader = Reader(path: path, spec: spec, format: format, readBytes: readBytes, sink: sink, recorder: recorder)
             do {
@@ -56,8 +57,8 @@ public final class RawPCMSource: AudioSource {
 
     /// The reader thread's loop.
     private struct Reader {
-        /// Gathers a writer's small writes into blocks of one frame at 60 fps.
-        static let minimumReadIntervalNanoseconds: UInt64 = 16_666_667
+        /// One frame at 60 fps: a writer of small pieces is read once per this interval.
+        static let gatherIntervalNanoseconds: UInt64 = 16_666_667
 
         /// Opens `path` for reading; without access-time updates where allowed (our own files), since every
         /// read of a fifo would otherwise stamp its inode.
@@ -83,6 +84,13 @@ public final class RawPCMSource: AudioSource {
         let sink: BlockSink
         let recorder: StatisticsRecorder
 
+        /// What one pass over the pipe found.
+        private enum Drained {
+            case bytes(Int)
+            /// The writer closed its end, or the consumer wants no more.
+            case finished
+        }
+
         func run() throws(LightShowError) {
             // A fifo's open waits here, on the reader thread, until a writer (MPD) opens the other end.
             let fd = path.map(Self.open) ?? 0
@@ -90,49 +98,68 @@ public final class RawPCMSource: AudioSource {
                 throw LightShowError("input \(spec) can't be opened: \(String(cString: strerror(errno)))", exitStatus: .noInput)
             }
             defer { if path != nil { close(fd) } }
-            // Our own fifo is read without blocking, so a wake-up with audio waiting costs one read, not a poll
-            // and a read (stdin's file is shared with others, so it stays as it is and is polled first).
+            // Our own fifo is read without blocking, so a gathered read never waits; stdin's file is shared with
+            // others, so it stays as it is and is polled before every read.
             let pollsFirst = path == nil || fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) != 0
             var decoder = PCMDecoder(format: format)
             var buffer = [UInt8](repeating: 0, count: readBytes)
             var position: Int64 = 0
-            // A writer's small writes (MPD: 5–10 ms) are gathered into one block per interval: each wake-up costs
-            // more than the audio it brings, and a block much shorter than a frame makes no frame sooner.
-            var nextRead: UInt64 = 0
-            // After a full read (maybe a backlog, read on at once): when to read next if nothing more waits.
-            var gatherUntil: UInt64 = 0
-            while !sink.isCancelled() {
-                if nextRead > MonotonicClock.now() { MonotonicClock.sleep(until: nextRead) }
-                nextRead = 0
-                if pollsFirst && !Self.waitForInput(fd, milliseconds: gatherUntil > 0 ? 0 : 250) {
-                    swap(&nextRead, &gatherUntil)
-                    continue
+            // A writer of small pieces (MPD: 5–10 ms) is not followed write by write: each wake-up would cost more
+            // than the audio it brings, and a block much shorter than a frame makes no frame sooner. Once a wake-up
+            // brings less than a frame's worth, the reader sleeps out the rest of the interval and takes what piled
+            // up, for as long as the pipe keeps having input. A writer of frame-sized chunks or larger is read as
+            // each one lands, one wake-up per write.
+            let frameBytes = Int(UInt64(format.sampleRate) * Self.gatherIntervalNanoseconds / 1_000_000_000) * format.bytesPerFrame
+            var gathering = false
+            var lastWake: UInt64 = 0
+
+            /// Reads until the pipe is empty (a short read), a block per read.
+            func drain() throws(LightShowError) -> Drained {
+                var total = 0
+                while true {
+                    let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, readBytes) }
+                    if count < 0 {
+                        if errno == EINTR { continue }
+                        if errno == EAGAIN { return .bytes(total) }
+                        throw LightShowError("input \(spec): read failed: \(String(cString: strerror(errno)))", exitStatus: .ioError)
+                    }
+                    if count == 0 { return .finished }
+                    total += count
+                    let now = MonotonicClock.now()
+                    let samples = buffer.withUnsafeBytes { decoder.decode(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+                    if !samples.isEmpty {
+                        let block = SampleBlock(samples: samples, channels: format.channels, sampleRate: format.sampleRate,
+                                                startFrame: position, captureTimeNanoseconds: now)
+                        position += Int64(block.frameCount)
+                        recorder.progressed(frames: block.frameCount, at: now)
+                        guard sink.deliver(block) else { return .finished }
+                    }
+                    // A full read may have left more behind; a short one emptied the pipe.
+                    if count < readBytes || pollsFirst { return .bytes(total) }
                 }
-                let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, readBytes) }
-                if count < 0 {
-                    if errno == EAGAIN {
-                        // The backlog is drained: gather from here on; or nothing came even so: wait for it.
-                        if gatherUntil > 0 { swap(&nextRead, &gatherUntil) } else { _ = Self.waitForInput(fd) }
+            }
+
+            while !sink.isCancelled() {
+                if gathering {
+                    let due = lastWake + Self.gatherIntervalNanoseconds
+                    MonotonicClock.sleep(until: due)
+                    lastWake = MonotonicClock.now()
+                    if pollsFirst && !Self.waitForInput(fd, milliseconds: 0) {
+                        gathering = false
                         continue
                     }
-                    if errno == EINTR { continue }
-                    throw LightShowError("input \(spec): read failed: \(String(cString: strerror(errno)))", exitStatus: .ioError)
-                }
-                if count == 0 { break }
-                let now = MonotonicClock.now()
-                if count < readBytes {
-                    nextRead = now + Self.minimumReadIntervalNanoseconds
-                    gatherUntil = 0
                 } else {
-                    gatherUntil = now + Self.minimumReadIntervalNanoseconds
+                    guard Self.waitForInput(fd) else { continue }
+                    lastWake = MonotonicClock.now()
                 }
-                let samples = buffer.withUnsafeBytes { decoder.decode(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
-                guard !samples.isEmpty else { continue }
-                let block = SampleBlock(samples: samples, channels: format.channels, sampleRate: format.sampleRate,
-                                        startFrame: position, captureTimeNanoseconds: now)
-                position += Int64(block.frameCount)
-                recorder.progressed(frames: block.frameCount, at: now)
-                guard sink.deliver(block) else { return }
+                switch try drain() {
+                case .finished:
+                    return
+                case .bytes(let count):
+                    // Nothing piled up: the writer paused, so wait for it. On a fresh wake-up, gather if it brought
+                    // less than a frame.
+                    gathering = count > 0 && (gathering || count < frameBytes)
+                }
             }
         }
     }

@@ -5,6 +5,8 @@ public import LightShowCore
 public protocol ShowFeed: AnyObject, Sendable {
     /// The newest frame, or nil before the first one.
     func latestFrame() -> ShowFrame?
+    /// Readable once a frame newer than the last `latestFrame()` after a `consume()` is waiting.
+    var frameSignal: FrameSignal { get }
     /// play / pause / toggle / stop from the keyboard.
     func send(_ command: UserCommand)
     /// New band ranges from the tuning panel; they take effect in the analyzer at once.

@@ -62,25 +62,28 @@ public final class TerminalViewer: @unchecked Sendable {
         session.enter()
         defer { session.leave() }
         let period = UInt64(1e9 / max(1, options.framesPerSecond))
-        var next = Self.now()
+        // Frames come on the audio's schedule; the cap only spaces out a burst, so it leaves room for jitter.
+        let minimumGap = period * 3 / 4
+        var lastDraw: UInt64 = 0
+        // A frame that came too soon after the last waits for its slot, its signal left unread until then.
+        var deferredUntil: UInt64?
         var descriptors = [
             pollfd(fd: 0, events: Int16(POLLIN), revents: 0),
             pollfd(fd: session.signalDescriptor, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: feed.frameSignal.descriptor, events: Int16(POLLIN), revents: 0),
         ]
+        drawFrame()
         while true {
-            let now = Self.now()
-            if now >= next {
-                drawFrame()
-                next += period
-                if next <= now { next = now + period }
-            }
-            let wait = next > now ? next - now : 0
-            // Whole milliseconds, rounded up so the loop never spins before the deadline.
-            let timeout = Int32((wait + 999_999) / 1_000_000)
-            descriptors[0].revents = 0
-            descriptors[1].revents = 0
+            descriptors[2].fd = deferredUntil == nil ? feed.frameSignal.descriptor : -1
+            for index in descriptors.indices { descriptors[index].revents = 0 }
+            // Nothing to draw: sleep until a frame, a key or a signal comes (whole milliseconds, rounded up so
+            // a deferred frame is never drawn early).
+            let timeout: Int32 = deferredUntil.map { due -> Int32 in
+                let now = Self.now()
+                return due > now ? Int32((due - now + 999_999) / 1_000_000) : 0
+            } ?? -1
             let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
-            guard ready > 0 else { continue }
+            if ready < 0 { continue }
             if descriptors[1].revents != 0 {
                 for number in session.pendingSignals() {
                     if let outcome = handleSignal(number) { return outcome }
@@ -94,6 +97,16 @@ public final class TerminalViewer: @unchecked Sendable {
                     if handleKey(key) { return .quit }
                 }
                 drawFrame()
+            }
+            let now = Self.now()
+            if descriptors[2].revents != 0 {
+                if now - lastDraw >= minimumGap { deferredUntil = now } else { deferredUntil = lastDraw + period }
+            }
+            if let due = deferredUntil, now >= due {
+                deferredUntil = nil
+                feed.frameSignal.consume()
+                drawFrame()
+                lastDraw = now
             }
         }
     }

@@ -78,7 +78,8 @@ struct WatchCommand: AsyncParsableCommand {
         var configuration = try global.loadConfiguration()
         try source.apply(to: &configuration)
         let environment = ProcessInfo.processInfo.environment
-        let subscription = try source.connect ? ShowSubscription(path: global.controlSocketPath(explicit: source.socket), framesPerSecond: fps) : nil
+        let remote = try source.connect ? RemoteShowFeed(path: global.controlSocketPath(explicit: source.socket), framesPerSecond: fps) : nil
+        let subscription = remote?.subscription
         let session = try TerminalSession()
         let marker = HelpMarker(environment: environment)
         let options = TerminalViewer.Options(
@@ -91,12 +92,12 @@ struct WatchCommand: AsyncParsableCommand {
 
         let feed: any ShowFeed
         let pipeline: Task<Void, any Error>
-        if let subscription {
-            feed = RemoteShowFeed(subscription: subscription)
+        if let remote {
+            feed = remote
             pipeline = Task {}
         } else {
             let source = try openSource(configuration)
-            let local = EngineShowFeed(source: source, configuration: configuration, framesPerSecond: fps)
+            let local = try EngineShowFeed(source: source, configuration: configuration, framesPerSecond: fps)
             feed = local
             pipeline = Task {
                 do {

@@ -22,11 +22,14 @@ public final class ShowSubscription: Sendable {
     private let stream: Stream
     /// Commands waiting to go out, and whether a sender thread is running.
     private let outbox = Mutex<(queue: [UserCommand], busy: Bool)>(([], false))
+    /// Called on the reader thread after each new frame and when the stream ends.
+    private let onUpdate: @Sendable () -> Void
 
-    /// Connects to the daemon at `path` and subscribes at `framesPerSecond`. Throws a `UserFacingError`
-    /// (66 when no daemon listens there, 74 for other failures).
-    public init(path: String, framesPerSecond: Double) throws {
+    /// Connects to the daemon at `path` and subscribes at `framesPerSecond`; `onUpdate` hears of each new frame
+    /// and of the stream's end. Throws a `UserFacingError` (66 when no daemon listens there, 74 for other failures).
+    public init(path: String, framesPerSecond: Double, onUpdate: @escaping @Sendable () -> Void = {}) throws {
         self.path = path
+        self.onUpdate = onUpdate
         let client = try Self.connect(path)
         let reply: JSONValue
         do {
@@ -97,12 +100,16 @@ public final class ShowSubscription: Sendable {
         let reason: String
         do {
             while let event = try client.readJSON() {
-                if let frame = ShowFrameEvent.decode(event) { latest.withLock { $0 = frame } }
+                if let frame = ShowFrameEvent.decode(event) {
+                    latest.withLock { $0 = frame }
+                    onUpdate()
+                }
             }
             reason = "the daemon closed the stream"
         } catch {
             reason = "the stream broke: \(error)"
         }
         ending.withLock { $0 = reason }
+        onUpdate()
     }
 }

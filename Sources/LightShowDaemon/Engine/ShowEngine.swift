@@ -77,8 +77,9 @@ public final class ShowEngine: Sendable {
     ///
     /// Audio is handled where the source delivers it (a live source's own reader thread), with the engine's state
     /// locked, so a block costs no extra wake-up; commands, MPD and timers take the same lock. `onFrame` is
-    /// called under that lock, never twice at once.
-    public func run(onFrame: @escaping FrameOutput) async throws {
+    /// called under that lock, never twice at once. `afterFrames` follows each block or event that produced
+    /// frames, so a sink that only wants the newest (a viewer) can act once per batch rather than per frame.
+    public func run(onFrame: @escaping FrameOutput, afterFrames: @escaping @Sendable () -> Void = {}) async throws {
         guard !hasRun.exchange(true, ordering: .relaxed) else {
             throw LightShowError("the show engine runs only once", exitStatus: .usage)
         }
@@ -99,7 +100,7 @@ public final class ShowEngine: Sendable {
                 clock: ContinuousClock(), followAudio: nil, analyzer: analyzer, spec: source.spec,
                 configuration: configuration, framesPerSecond: framesPerSecond,
                 inbox: inbox, logger: logger, report: report
-            ), onFrame: onFrame)
+            ), onFrame: onFrame, afterFrames: afterFrames)
         } else {
             let clock = ManualClock()
             try await drive(ShowLoop(
@@ -107,18 +108,20 @@ public final class ShowEngine: Sendable {
                 analyzer: analyzer, spec: source.spec,
                 configuration: configuration, framesPerSecond: framesPerSecond,
                 inbox: inbox, logger: logger, report: report
-            ), onFrame: onFrame)
+            ), onFrame: onFrame, afterFrames: afterFrames)
         }
     }
 
-    private func drive<C>(_ loop: sending ShowLoop<C>, onFrame: @escaping FrameOutput) async throws {
-        let show = LockedShow(loop)
+    private func drive<C>(
+        _ loop: sending ShowLoop<C>, onFrame: @escaping FrameOutput, afterFrames: @escaping @Sendable () -> Void
+    ) async throws {
+        let show = LockedShow(loop, afterFrames: afterFrames)
         show.state.withLock { $0.begin() }
         // Commands, MPD and timers, on a task of their own.
         let listener = Task { [events] in
             for await event in events {
                 do {
-                    try show.state.withLock { try $0.handle(event, onFrame) }
+                    try show.handle { try $0.handle(event, onFrame) }
                 } catch {
                     show.fail(error)
                     return
@@ -134,7 +137,7 @@ public final class ShowEngine: Sendable {
             try await source.forEachBlock { block in
                 guard !show.hasFailed else { return false }
                 do {
-                    try show.state.withLock { try $0.handle(block, onFrame) }
+                    try show.handle { try $0.handle(block, onFrame) }
                     return true
                 } catch {
                     show.fail(error)
@@ -153,9 +156,21 @@ public final class ShowEngine: Sendable {
 private final class LockedShow<C: Clock>: Sendable where C.Duration == Duration {
     let state: Mutex<ShowLoop<C>>
     private let firstError = Mutex<(any Error)?>(nil)
+    private let afterFrames: @Sendable () -> Void
 
-    init(_ loop: sending ShowLoop<C>) {
+    init(_ loop: sending ShowLoop<C>, afterFrames: @escaping @Sendable () -> Void) {
         state = Mutex(loop)
+        self.afterFrames = afterFrames
+    }
+
+    /// Runs `body` on the locked loop, then `afterFrames` if it produced any.
+    func handle(_ body: (inout ShowLoop<C>) throws -> Void) throws {
+        let produced = try state.withLock { loop in
+            let before = loop.emittedFrames
+            try body(&loop)
+            return loop.emittedFrames != before
+        }
+        if produced { afterFrames() }
     }
 
     func fail(_ error: any Error) {

@@ -33,6 +33,8 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
     private var effects: PlaybackEffects
     private var nowPlaying: NowPlaying
     private var frameIndex = 0
+    /// Frames handed out so far.
+    var emittedFrames: Int { frameIndex }
     private var lastAudioTime = 0.0
     /// Audio skipped while asleep never reached the analyser, so its frame times lag by this much.
     private var skippedSeconds = 0.0

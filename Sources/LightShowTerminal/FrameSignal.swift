@@ -1,0 +1,45 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+public import LightShowCore
+
+/// Tells the viewer thread that a new frame is waiting, so it sleeps until there is something to draw instead
+/// of waking at every frame deadline to find nothing new. Owns a non-blocking pipe whose read end is readable
+/// while a frame waits; any thread may `notify`, the viewer `poll`s `descriptor` and `consume`s.
+public final class FrameSignal: Sendable {
+    /// The read end, for `poll`.
+    public let descriptor: Int32
+    private let writeEnd: Int32
+
+    public init() throws(LightShowError) {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else {
+            throw LightShowError("cannot create the frame signal: \(String(cString: strerror(errno)))", exitStatus: .ioError)
+        }
+        for end in ends {
+            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+        }
+        descriptor = ends[0]
+        writeEnd = ends[1]
+    }
+
+    deinit {
+        close(descriptor)
+        close(writeEnd)
+    }
+
+    /// A new frame is waiting. Called once per batch of frames (an audio block), not per frame; a full pipe
+    /// already says so.
+    public func notify() {
+        var byte: UInt8 = 1
+        _ = write(writeEnd, &byte, 1)
+    }
+
+    /// Clears the signal; the caller then takes the newest frame, so frames posted before this are not missed.
+    public func consume() {
+        var bytes = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
+        let size = MemoryLayout.size(ofValue: bytes)
+        while withUnsafeMutableBytes(of: &bytes, { read(descriptor, $0.baseAddress, size) }) == size {}
+    }
+}
