@@ -105,12 +105,14 @@ public final class RawPCMSource: AudioSource {
             var buffer = [UInt8](repeating: 0, count: readBytes)
             var position: Int64 = 0
             // A writer of small pieces (MPD: 5–10 ms) is not followed write by write: each wake-up would cost more
-            // than the audio it brings, and a block much shorter than a frame makes no frame sooner. Once a wake-up
-            // brings less than a frame's worth, the reader sleeps out the rest of the interval and takes what piled
-            // up, for as long as the pipe keeps having input. A writer of frame-sized chunks or larger is read as
-            // each one lands, one wake-up per write.
+            // than the audio it brings, and a block much shorter than a frame makes no frame sooner. Once two
+            // wake-ups in a row bring less than a frame's worth each, the reader sleeps out the rest of the interval
+            // and takes what piled up, for as long as the pipe keeps having input. A writer of frame-sized chunks or
+            // larger is read as each one lands, one wake-up per write (two when a chunk is split, as `tee` splits
+            // writes at 8 KiB: the short tail alone doesn't start gathering).
             let frameBytes = Int(UInt64(format.sampleRate) * Self.gatherIntervalNanoseconds / 1_000_000_000) * format.bytesPerFrame
             var gathering = false
+            var lastWakeWasShort = false
             var lastWake: UInt64 = 0
 
             /// Reads until the pipe is empty (a short read), a block per read.
@@ -156,9 +158,14 @@ public final class RawPCMSource: AudioSource {
                 case .finished:
                     return
                 case .bytes(let count):
-                    // Nothing piled up: the writer paused, so wait for it. On a fresh wake-up, gather if it brought
-                    // less than a frame.
-                    gathering = count > 0 && (gathering || count < frameBytes)
+                    if gathering {
+                        // Nothing piled up: the writer paused, so wait for it.
+                        gathering = count > 0
+                    } else {
+                        let short = count < frameBytes
+                        gathering = short && lastWakeWasShort
+                        lastWakeWasShort = short
+                    }
                 }
             }
         }

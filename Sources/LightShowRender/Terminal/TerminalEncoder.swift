@@ -71,9 +71,13 @@ public struct TerminalEncoder: Sendable {
                             && memcmp(previousCells.baseAddress! + base, cells.baseAddress! + base, rowBytes) == 0 {
                             continue
                         }
+                        let truecolor = depth == .truecolor
                         for column in 0..<grid.columns {
                             let cell = cells[base + column]
-                            if !full && previousCells[base + column] == cell { continue }
+                            if !full {
+                                let shown = previousCells[base + column]
+                                if shown == cell || truecolor && Self.looksSame(shown, cell) { continue }
+                            }
                             previousCells[base + column] = cell
                             emit(cell, column: column, row: row, into: &bytes)
                         }
@@ -159,6 +163,14 @@ public struct TerminalEncoder: Sendable {
         case .none:
             out.append(isForeground ? 0x33 : 0x34); out.append(0x39)
         }
+    }
+
+    /// A truecolor cell whose glyph is the same and whose colours moved no further than `TrueColorTolerance`:
+    /// sending it again would change nothing anyone can see.
+    @inline(__always)
+    private static func looksSame(_ shown: TerminalCell, _ cell: TerminalCell) -> Bool {
+        shown.scalar == cell.scalar && TrueColorTolerance.looksSame(shown.background, cell.background)
+            && (cell.scalar == TerminalCell.space || TrueColorTolerance.looksSame(shown.foreground, cell.foreground))
     }
 
     /// Characters every terminal draws one cell wide: ASCII, box drawing, blocks and the shapes the viewer uses.

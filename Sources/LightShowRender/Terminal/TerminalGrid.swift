@@ -106,26 +106,15 @@ public struct TerminalGrid: Equatable, Sendable {
         }
     }
 
-    /// Largest difference, per 8-bit channel, between a cell's two pixels that is still sent as one colour.
-    /// A smooth gradient under a light differs by a unit or two from one pixel row to the next, which no eye
-    /// tells apart; sent as one colour, such a cell needs no foreground code and no glyph.
-    static let truecolorTolerance: Int32 = 2
-
-    /// `halfBlock` for packed 24-bit colours: two pixels within `truecolorTolerance` become one space on their
-    /// mean colour.
+    /// `halfBlock` for packed 24-bit colours: two pixels that look the same (`TrueColorTolerance`) become one
+    /// space on their mean colour. A smooth gradient under a light differs by a unit or two from one pixel row to
+    /// the next; sent as one colour, such a cell needs no foreground code and no glyph.
     @inline(__always)
     static func truecolorHalfBlock(top: UInt32, bottom: UInt32) -> TerminalCell {
-        if top == bottom { return halfBlock(top: top, bottom: bottom) }
-        let tolerance = truecolorTolerance
-        var mean: UInt32 = 0
-        for shift: UInt32 in [16, 8, 0] {
-            let a = Int32(top >> shift & 0xFF), b = Int32(bottom >> shift & 0xFF)
-            guard abs(a - b) <= tolerance else {
-                return TerminalCell(scalar: TerminalCell.upperHalf, foreground: top, background: bottom)
-            }
-            mean |= UInt32((a + b + 1) / 2) << shift
-        }
-        return TerminalCell(scalar: TerminalCell.space, foreground: mean, background: mean)
+        guard top != bottom, TrueColorTolerance.looksSame(top, bottom) else { return halfBlock(top: top, bottom: bottom) }
+        let mean = (TrueColorTolerance.channels(top) &+ TrueColorTolerance.channels(bottom) &+ 1) / 2
+        let packed = UInt32(mean.x) << 16 | UInt32(mean.y) << 8 | UInt32(mean.z)
+        return TerminalCell(scalar: TerminalCell.space, foreground: packed, background: packed)
     }
 
     /// Uniform cells become spaces on their background, which costs one colour instead of two.
