@@ -13,20 +13,27 @@ import Testing
         return ShowFrame(index: index, time: Double(index) * 0.4, levels: levels, state: state, title: "Song \(index / 5)")
     }
 
-    /// One composer reused over changing frames (which redraws only the rows under the lights) gives exactly the
-    /// grid a fresh composer draws from scratch, through overlays, a state change and a resize.
-    @Test func reusedComposerMatchesAFreshOne() {
+    /// One composer reused over changing frames (which paints only the lights into last frame's cells) gives
+    /// exactly the grid a fresh composer draws from scratch, at every colour depth, through overlays, a state
+    /// change, a resize, a portrait screen (lights in a column) and a measured cell aspect.
+    @Test(arguments: [TerminalColorDepth.truecolor, .palette256, .ansi16, .none])
+    func reusedComposerMatchesAFreshOne(depth: TerminalColorDepth) {
         let reused = TerminalSceneComposer()
-        for index in 0..<40 {
-            let columns = index < 30 ? 60 : 48, rows = index < 30 ? 20 : 16
+        for index in 0..<60 {
+            let (columns, rows, aspect): (Int, Int, Double) = switch index {
+            case ..<30: (60, 20, 2)
+            case ..<40: (48, 16, 2)
+            case ..<50: (26, 40, 2)
+            default: (70, 22, 2.3)
+            }
             let state: PlaybackState = index >= 12 && index < 16 ? .stopped : .playing
             let overlays = index >= 20 && index < 24
                 ? TerminalOverlays(help: .light(.mid)) : TerminalOverlays()
             let shown = frame(index, state: state)
-            let scene = reused.scene(frame: shown, columns: columns, rows: rows, style: style)
-            #expect(scene == TerminalSceneComposer.scene(frame: shown, columns: columns, rows: rows, style: style))
-            let grid = reused.compose(scene, depth: .truecolor, overlays: overlays)
-            let fresh = TerminalSceneComposer().compose(scene, depth: .truecolor, overlays: overlays)
+            let scene = reused.scene(frame: shown, columns: columns, rows: rows, cellAspect: aspect, style: style)
+            #expect(scene == TerminalSceneComposer.scene(frame: shown, columns: columns, rows: rows, cellAspect: aspect, style: style))
+            let grid = reused.compose(scene, depth: depth, overlays: overlays)
+            let fresh = TerminalSceneComposer().compose(scene, depth: depth, overlays: overlays)
             #expect(grid == fresh, "frame \(index)")
         }
     }

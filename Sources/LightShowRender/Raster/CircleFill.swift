@@ -13,39 +13,21 @@ extension Framebuffer {
     /// half blocks with a measured cell aspect) still give a round disc; with square pixels the scale is exactly 1.
     public mutating func fillCircle(_ circle: SceneCircle, color: RGBColor, alpha: Double) {
         let a16 = alpha16(alpha)
-        let radius = circle.radiusY
-        guard a16 > 0, radius > 0, width > 0, height > 0 else { return }
-        let cx = circle.center.x, cy = circle.center.y
-        // Physical x per pixel column; 1 for square pixels.
-        let xScale = circle.radiusX > 0 ? radius / circle.radiusX : 1
+        guard a16 > 0, width > 0, height > 0, let rows = Self.rows(touchedBy: circle, height: height) else { return }
         let r = Int32(color.red), g = Int32(color.green), b = Int32(color.blue)
-        let outer = radius + 0.5, inner = max(0, radius - 0.5)
-        guard let rows = Self.rows(touchedBy: circle, height: height) else { return }
-        let top = rows.lowerBound, bottom = rows.upperBound
         let width = width
         pixels.withUnsafeMutableBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }
-            for y in top...bottom {
-                let dy = Double(y) + 0.5 - cy
-                let outerSquared = outer * outer - dy * dy
-                guard outerSquared > 0 else { continue }
-                let outerHalf = outerSquared.squareRoot() / xScale
-                let innerSquared = inner * inner - dy * dy
-                let innerHalf = innerSquared > 0 ? innerSquared.squareRoot() / xScale : -1
-                // Pixel centres x+0.5 strictly inside the inner span are fully covered.
-                let x0 = max(0, Int((cx - outerHalf - 0.5).rounded(.down)))
-                let x1 = min(width - 1, Int((cx + outerHalf - 0.5).rounded(.up)))
-                guard x0 <= x1 else { continue }
-                let fullStart = innerHalf >= 0 ? Int((cx - innerHalf - 0.5).rounded(.up)) : Int.max
-                let fullEnd = innerHalf >= 0 ? Int((cx + innerHalf - 0.5).rounded(.down)) : Int.min
+            for y in rows {
+                guard let span = CircleRowSpan(circle: circle, y: y, width: width) else { continue }
                 let row = base + y * width * 3
                 // Inside the circle the background often repeats (a vertical gradient has constant rows):
                 // blend each distinct background colour once.
                 var lastBackground: (UInt8, UInt8, UInt8) = (0, 0, 0)
                 var lastBlended: (UInt8, UInt8, UInt8)?
-                for x in x0...x1 {
+                for x in span.first...span.last {
                     let pixel = row + x * 3
-                    if x >= fullStart && x <= fullEnd {
+                    if span.isFull(x) {
                         let background = (pixel[0], pixel[1], pixel[2])
                         if let blended = lastBlended, background == lastBackground {
                             pixel[0] = blended.0; pixel[1] = blended.1; pixel[2] = blended.2
@@ -56,11 +38,8 @@ extension Framebuffer {
                         }
                         continue
                     }
-                    let dx = (Double(x) + 0.5 - cx) * xScale
-                    let coverage = radius - (dx * dx + dy * dy).squareRoot() + 0.5
-                    if coverage <= 0 { continue }
-                    let a = coverage >= 1 ? a16 : Int32((Double(a16) * coverage).rounded())
-                    pixel.blendPixel(r, g, b, a)
+                    let a = CircleRowSpan.alpha(a16, coverage: span.coverage(x))
+                    if a > 0 { pixel.blendPixel(r, g, b, a) }
                 }
             }
         }

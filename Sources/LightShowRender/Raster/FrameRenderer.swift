@@ -21,13 +21,7 @@ public final class FrameRenderer {
 
     public func render(_ scene: Scene) -> Framebuffer {
         let layout = scene.layout
-        if background?.width != layout.width || background?.height != layout.height || backgroundGradient != scene.background {
-            var fresh = Framebuffer(width: layout.width, height: layout.height)
-            fresh.fillGradient(scene.background)
-            background = fresh
-            backgroundGradient = scene.background
-            paintedRows = nil
-        }
+        _ = backgroundImage(width: layout.width, height: layout.height, gradient: scene.background)
         var image = reusedCanvas(layout.width, layout.height)
         var painted: Range<Int>? = 0..<0
         for light in scene.lights {
@@ -44,6 +38,19 @@ public final class FrameRenderer {
         canvas = image
         paintedRows = painted
         return image
+    }
+
+    /// The canvas of that size filled with `gradient` alone, kept until either changes.
+    public func backgroundImage(width: Int, height: Int, gradient: LinearGradient) -> Framebuffer {
+        if let background, background.width == width, background.height == height, backgroundGradient == gradient {
+            return background
+        }
+        var fresh = Framebuffer(width: width, height: height)
+        fresh.fillGradient(gradient)
+        background = fresh
+        backgroundGradient = gradient
+        paintedRows = nil
+        return fresh
     }
 
     /// The background in last frame's image storage (once the caller has let go of it), so a frame allocates nothing.

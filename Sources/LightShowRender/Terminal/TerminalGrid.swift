@@ -67,14 +67,11 @@ public struct TerminalGrid: Equatable, Sendable {
         }
     }
 
-    /// Fills the cells of `rows` from the image: pixel row 2·r on top, 2·r+1 below. Without colour, brightness
-    /// picks a shade.
+    /// Fills the cells of `rows` from the image: pixel row 2·r on top, 2·r+1 below.
     public mutating func drawPixels(_ image: Framebuffer, rows rowRange: Range<Int>? = nil) {
         let range = rowRange ?? 0..<rows
         let width = min(columns, image.width), imageWidth = image.width, imageHeight = image.height
         let columns = columns, rows = rows, depth = depth
-        // Truecolor, the common case, packs channels without the palette search.
-        let truecolor = depth == .truecolor
         image.pixels.withUnsafeBufferPointer { pixels in
             cells.withUnsafeMutableBufferPointer { cells in
                 for row in range where row < rows {
@@ -83,21 +80,9 @@ public struct TerminalGrid: Equatable, Sendable {
                     var t = topY * imageWidth * 3, b = bottomY * imageWidth * 3
                     let rowStart = row * columns
                     for column in 0..<width {
-                        let cell: TerminalCell
-                        if truecolor {
-                            let top = UInt32(pixels[t]) << 16 | UInt32(pixels[t + 1]) << 8 | UInt32(pixels[t + 2])
-                            let bottom = UInt32(pixels[b]) << 16 | UInt32(pixels[b + 1]) << 8 | UInt32(pixels[b + 2])
-                            cell = Self.truecolorHalfBlock(top: top, bottom: bottom)
-                        } else if depth == .none {
-                            let brightest = max(pixels[t], pixels[t + 1], pixels[t + 2], pixels[b], pixels[b + 1], pixels[b + 2])
-                            cell = TerminalCell(scalar: Self.shade(brightest), foreground: TerminalCell.defaultColor, background: TerminalCell.defaultColor)
-                        } else {
-                            cell = Self.halfBlock(
-                                top: Self.code(pixels[t], pixels[t + 1], pixels[t + 2], depth: depth),
-                                bottom: Self.code(pixels[b], pixels[b + 1], pixels[b + 2], depth: depth)
-                            )
-                        }
-                        cells[rowStart + column] = cell
+                        cells[rowStart + column] = Self.cell(
+                            top: (pixels[t], pixels[t + 1], pixels[t + 2]),
+                            bottom: (pixels[b], pixels[b + 1], pixels[b + 2]), depth: depth)
                         t += 3
                         b += 3
                     }
@@ -115,6 +100,22 @@ public struct TerminalGrid: Equatable, Sendable {
         let mean = (TrueColorTolerance.channels(top) &+ TrueColorTolerance.channels(bottom) &+ 1) / 2
         let packed = UInt32(mean.x) << 16 | UInt32(mean.y) << 8 | UInt32(mean.z)
         return TerminalCell(scalar: TerminalCell.space, foreground: packed, background: packed)
+    }
+
+    /// The cell showing pixel `top` over pixel `bottom` at `depth`. Without colour, brightness picks a shade.
+    @inline(__always)
+    static func cell(top: (UInt8, UInt8, UInt8), bottom: (UInt8, UInt8, UInt8), depth: TerminalColorDepth) -> TerminalCell {
+        switch depth {
+        case .truecolor:
+            return truecolorHalfBlock(
+                top: UInt32(top.0) << 16 | UInt32(top.1) << 8 | UInt32(top.2),
+                bottom: UInt32(bottom.0) << 16 | UInt32(bottom.1) << 8 | UInt32(bottom.2))
+        case .none:
+            let brightest = max(top.0, top.1, top.2, bottom.0, bottom.1, bottom.2)
+            return TerminalCell(scalar: shade(brightest), foreground: TerminalCell.defaultColor, background: TerminalCell.defaultColor)
+        case .palette256, .ansi16:
+            return halfBlock(top: code(top.0, top.1, top.2, depth: depth), bottom: code(bottom.0, bottom.1, bottom.2, depth: depth))
+        }
     }
 
     /// Uniform cells become spaces on their background, which costs one colour instead of two.

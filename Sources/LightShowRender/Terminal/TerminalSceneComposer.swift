@@ -70,20 +70,32 @@ public final class TerminalSceneComposer {
             spareGrid = grid
             lastPlainCanvas = plain ? canvas : nil
         }
-        var pixels = scene
-        pixels.toolbar = nil
-        var image = renderer.render(pixels)
-        if let step = overlays.help {
-            image.dim(by: TerminalInk.dimFactor, except: step.light.map { scene.layout.circle(for: $0) })
-        }
-        if keptLastFrame {
-            grid.drawPixels(image, rows: Self.rows(under: canvas.circles, gridRows: rows))
+        let toolbarRow = scene.toolbar.map { Self.row(of: $0, gridRows: rows) }
+        if keptLastFrame, let painter = lightPainter(for: canvas, background: scene.background, rowLimit: toolbarRow ?? rows) {
+            // Only the levels moved: the lights are painted straight into last frame's cells, and the toolbar
+            // is drawn again only if it changed.
+            painter.paint(scene.lights, into: &grid)
+            if let toolbar = scene.toolbar, toolbar != lastToolbar {
+                let background = renderer.backgroundImage(width: columns, height: 2 * rows, gradient: scene.background)
+                drawToolbar(toolbar, image: background, dimmed: false, on: &grid)
+            }
         } else {
-            grid.drawPixels(image)
+            var pixels = scene
+            pixels.toolbar = nil
+            var image = renderer.render(pixels)
+            if let step = overlays.help {
+                image.dim(by: TerminalInk.dimFactor, except: step.light.map { scene.layout.circle(for: $0) })
+            }
+            if keptLastFrame {
+                grid.drawPixels(image, rows: Self.rows(under: canvas.circles, gridRows: rows))
+            } else {
+                grid.drawPixels(image)
+            }
+            if let toolbar = scene.toolbar {
+                drawToolbar(toolbar, image: image, dimmed: overlays.help != nil && overlays.help != .toolbar, on: &grid)
+            }
         }
-        if let toolbar = scene.toolbar {
-            drawToolbar(toolbar, image: image, dimmed: overlays.help != nil && overlays.help != .toolbar, on: &grid)
-        }
+        lastToolbar = plain ? scene.toolbar : nil
         if let tuning = overlays.tuning {
             TuningPanelPainter.draw(tuning, on: &grid)
         }
@@ -119,6 +131,22 @@ public final class TerminalSceneComposer {
     }
 
     private var lastPlainCanvas: CanvasKey?
+    /// The toolbar last frame's grid holds (plain frames only).
+    private var lastToolbar: Scene.Toolbar?
+    /// The light painter for the current canvas, nil when it can't be used there.
+    private var painter: (canvas: CanvasKey, rowLimit: Int, painter: TerminalLightPainter?)?
+
+    private func lightPainter(for canvas: CanvasKey, background gradient: LinearGradient, rowLimit: Int) -> TerminalLightPainter? {
+        if let painter, painter.canvas == canvas, painter.rowLimit == rowLimit { return painter.painter }
+        let background = renderer.backgroundImage(
+            width: canvas.layout.width, height: canvas.layout.height, gradient: gradient
+        )
+        let fresh = TerminalLightPainter(
+            circles: canvas.circles, background: background, columns: canvas.layout.width, rowLimit: rowLimit
+        )
+        painter = (canvas, rowLimit, fresh)
+        return fresh
+    }
 
     /// The cell rows that `Framebuffer.fillCircle` can touch for these circles (its pixel rows, halved).
     static func rows(under circles: [SceneCircle], gridRows: Int) -> Range<Int> {
@@ -141,9 +169,14 @@ public final class TerminalSceneComposer {
         return grid
     }
 
+    /// The cell row the toolbar's text goes on.
+    private static func row(of toolbar: Scene.Toolbar, gridRows: Int) -> Int {
+        min(gridRows - 1, Int(toolbar.rect.y / 2))
+    }
+
     /// ` ▶ title ……… 1:05 ` in white on the darkened strip.
     private func drawToolbar(_ toolbar: Scene.Toolbar, image: Framebuffer, dimmed: Bool, on grid: inout TerminalGrid) {
-        let row = min(grid.rows - 1, Int(toolbar.rect.y / 2))
+        let row = Self.row(of: toolbar, gridRows: grid.rows)
         guard row >= 0, grid.columns > 0 else { return }
         let strip = TerminalInk.stripAlpha
         let ink = dimmed ? TerminalInk.text.mixed(with: .black, fraction: 1 - TerminalInk.dimFactor) : TerminalInk.text

@@ -1,0 +1,84 @@
+import LightShowCore
+
+/// Paints the lights of a terminal scene straight into grid cells, for frames where only their levels moved.
+/// Built once per canvas, it keeps for every cell a light touches the background under its two pixels and how much
+/// of each the light covers (`CircleRowSpan`, the same disc `Framebuffer.fillCircle` draws), so a frame only blends
+/// and packs: no image to restore, rasterize and convert. The cells come out exactly as the image path makes them.
+struct TerminalLightPainter {
+    /// One pixel under a light: the background there and the light's coverage (≥ 1 all, ≤ 0 none).
+    private struct Pixel {
+        var background: (UInt8, UInt8, UInt8)
+        var coverage: Double
+
+        @inline(__always)
+        func blended(_ r: Int32, _ g: Int32, _ b: Int32, _ a16: Int32) -> (UInt8, UInt8, UInt8) {
+            let a = CircleRowSpan.alpha(a16, coverage: coverage)
+            guard a > 0 else { return background }
+            return (blendChannel(background.0, r, a), blendChannel(background.1, g, a), blendChannel(background.2, b, a))
+        }
+    }
+
+    private struct Cell {
+        var index: Int
+        var top: Pixel
+        var bottom: Pixel
+    }
+
+    /// Per light, in the scene's order: the cells it touches.
+    private let cells: [[Cell]]
+
+    /// For `circles` over `background` (the canvas without lights), on a grid `columns` wide with two pixel rows
+    /// per cell row, painting only cell rows below `rowLimit` (the toolbar's row and below stay as they are).
+    /// Nil when two lights share a cell (a column of lights can meet inside one cell row), or a light covers a
+    /// pixel from `rowLimit` on: such cells need what only the image path composes.
+    init?(circles: [SceneCircle], background: Framebuffer, columns: Int, rowLimit: Int) {
+        let width = min(columns, background.width), height = background.height
+        var coversToolbar = false
+        let cells: [[Cell]] = circles.map { circle in
+            guard let rows = Framebuffer.rows(touchedBy: circle, height: height) else { return [] }
+            var lightCells: [Cell] = []
+            for cellRow in (rows.lowerBound / 2)...(rows.upperBound / 2) {
+                let topY = 2 * cellRow, bottomY = min(2 * cellRow + 1, height - 1)
+                let spans = [topY, bottomY].map { rows.contains($0) ? CircleRowSpan(circle: circle, y: $0, width: width) : nil }
+                let touched = spans.compactMap { $0 }
+                guard let first = touched.map(\.first).min(), let last = touched.map(\.last).max() else { continue }
+                func pixel(_ x: Int, _ y: Int, _ span: CircleRowSpan?) -> Pixel {
+                    let color = background.pixel(x: x, y: y)
+                    let coverage = span.map { x >= $0.first && x <= $0.last ? $0.coverage(x) : 0 } ?? 0
+                    return Pixel(background: (color.r, color.g, color.b), coverage: coverage)
+                }
+                if cellRow >= rowLimit {
+                    if (first...last).contains(where: { x in spans.contains { ($0?.coverage(x) ?? 0) > 0 } }) {
+                        coversToolbar = true
+                    }
+                    continue
+                }
+                for x in first...last {
+                    lightCells.append(Cell(
+                        index: cellRow * columns + x, top: pixel(x, topY, spans[0]), bottom: pixel(x, bottomY, spans[1])
+                    ))
+                }
+            }
+            return lightCells
+        }
+        let indices = cells.flatMap { $0.map(\.index) }
+        guard !coversToolbar, Set(indices).count == indices.count else { return nil }
+        self.cells = cells
+    }
+
+    /// Paints each light at its colour and level into `grid`, which must hold this canvas.
+    func paint(_ lights: [Scene.Light], into grid: inout TerminalGrid) {
+        let depth = grid.depth
+        grid.cells.withUnsafeMutableBufferPointer { gridCells in
+            for (light, cells) in zip(lights, cells) {
+                let a16 = alpha16(light.level)
+                let r = Int32(light.color.red), g = Int32(light.color.green), b = Int32(light.color.blue)
+                for cell in cells {
+                    gridCells[cell.index] = TerminalGrid.cell(
+                        top: cell.top.blended(r, g, b, a16), bottom: cell.bottom.blended(r, g, b, a16), depth: depth
+                    )
+                }
+            }
+        }
+    }
+}
