@@ -73,6 +73,50 @@ import Glibc
         #expect(starts == starts.sorted())
     }
 
+    /// A writer of frame-sized chunks (50 ms here) is read as each chunk lands: one block per write, never split.
+    @Test func frameSizedWritesArriveAsOneBlockEach() async throws {
+        let dir = try TemporaryDirectory()
+        let chunkFrames = 2_205
+        let chunk = Signals.s16le(Signals.interleave(Signals.sine(frequency: 440, seconds: 0.05, sampleRate: 44_100), channels: 2))
+        let received = Locked(0)
+        let path = try fifo(in: dir, chunks: Array(repeating: chunk, count: 6)) { index in
+            // The next chunk only once the last one reached the consumer, as a paced writer's would.
+            let deadline = Date().addingTimeInterval(30)
+            while received.value < index * chunkFrames, Date() < deadline { Thread.sleep(forTimeInterval: 0.002) }
+        }
+        let collector = BlockCollector(try AudioSources.open(.fifo(path: path)))
+        let watcher = Task {
+            while !Task.isCancelled {
+                received.value = collector.frameCount
+                try? await Task.sleep(for: .milliseconds(1))
+            }
+        }
+        #expect(await collector.waitForEnd())
+        watcher.cancel()
+        #expect(collector.blocks.map(\.frameCount) == Array(repeating: chunkFrames, count: 6))
+    }
+
+    /// A writer of small pieces (2 ms, like MPD's fifo output) is gathered: far fewer blocks than writes, and
+    /// every frame still arrives in order.
+    @Test func smallWritesAreGathered() async throws {
+        let dir = try TemporaryDirectory()
+        let piece = Signals.s16le(Signals.interleave(Signals.sine(frequency: 440, seconds: 0.002, sampleRate: 44_100), channels: 2))
+        let pieces = 100
+        let start = Date()
+        let path = try fifo(in: dir, chunks: Array(repeating: piece, count: pieces)) { index in
+            // Paced like a real-time writer: piece n goes out at n·2 ms.
+            let due = start.addingTimeInterval(Double(index) * 0.002)
+            let wait = due.timeIntervalSinceNow
+            if wait > 0 { Thread.sleep(forTimeInterval: wait) }
+        }
+        let collector = BlockCollector(try AudioSources.open(.fifo(path: path)))
+        #expect(await collector.waitForEnd())
+        #expect(collector.frameCount == pieces * 88)
+        let starts = collector.blocks.map(\.startFrame)
+        #expect(starts == starts.sorted())
+        #expect(collector.blocks.count <= pieces / 3, "\(collector.blocks.count) blocks for \(pieces) writes")
+    }
+
     @Test func forEachBlockRunsOnTheReaderAndStopsWhenAsked() async throws {
         let dir = try TemporaryDirectory()
         let tone = Signals.interleave(Signals.sine(frequency: 700, seconds: 0.5, sampleRate: 44_100), channels: 2)
