@@ -157,6 +157,9 @@ public final class RawPCMSource: AudioSource {
                 switch try drain() {
                 case .finished:
                     return
+                case .bytes(0) where !gathering:
+                    // Woken with nothing to read after all: not a wake-up that tells anything of the writer.
+                    continue
                 case .bytes(let count):
                     if gathering {
                         // Nothing piled up: the writer paused, so wait for it.

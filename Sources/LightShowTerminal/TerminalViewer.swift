@@ -4,9 +4,10 @@ import Glibc
 public import LightShowCore
 public import LightShowRender
 
-/// The `watch` loop on its own thread: one `poll` waits for a key, a signal or the next frame's deadline, so keys
-/// act at once and frames keep their pace without a second thread or a lock. A frame is composed only when the
-/// scene or overlays changed, and sent as the encoder's changed cells in one write.
+/// The `watch` loop on its own thread: one `poll` waits for a key, a signal or a new frame (`FrameSignal`), so keys
+/// act at once and the thread sleeps whenever nothing new is there to draw; a burst of frames is spaced out to the
+/// frame rate. A frame is composed only when the scene or overlays changed, and sent as the encoder's changed
+/// cells in one write.
 /// Used by one thread at a time: handed to the viewer thread for `run`, read again only after it returns.
 public final class TerminalViewer: @unchecked Sendable {
     public enum Outcome: Equatable, Sendable {
