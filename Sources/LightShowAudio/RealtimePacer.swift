@@ -1,3 +1,5 @@
+import LightShowCore
+
 /// Releases audio no faster than the wall clock: frame N is due N / rate seconds after the first.
 struct RealtimePacer {
     let sampleRate: Int

@@ -1,3 +1,5 @@
+import LightShowCore
+
 /// Thread-safe holder of a source's `CaptureStatistics`: the reader thread updates, anyone reads a snapshot.
 final class StatisticsRecorder: Sendable {
     private let value = Locked(CaptureStatistics())

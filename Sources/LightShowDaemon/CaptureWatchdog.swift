@@ -1,4 +1,5 @@
 public import LightShowAudio
+import LightShowCore
 
 /// Sends `WATCHDOG=1` at the interval systemd asked for, but only while capture makes progress,
 /// so a read that hangs stops the pings and systemd restarts the service.

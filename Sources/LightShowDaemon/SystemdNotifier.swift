@@ -1,4 +1,5 @@
 import LightShowAudio
+import LightShowCore
 #if canImport(Glibc)
 import Glibc
 #endif

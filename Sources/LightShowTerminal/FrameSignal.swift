@@ -3,9 +3,10 @@ import Glibc
 #endif
 public import LightShowCore
 
-/// Tells the viewer thread that a new frame is waiting, so it sleeps until there is something to draw instead
-/// of waking at every frame deadline to find nothing new. Owns a non-blocking pipe whose read end is readable
-/// while a frame waits; any thread may `notify`, the viewer `poll`s `descriptor` and `consume`s.
+/// Wakes the viewer thread for a frame it must draw itself (the feed's thread found the screen busy, or the pacer
+/// held the frame back), so it sleeps until there is something to do instead of waking at every frame deadline.
+/// Owns a non-blocking pipe whose read end is readable while a ring waits; any thread may `notify`, the viewer
+/// `poll`s `descriptor` and `consume`s.
 public final class FrameSignal: Sendable {
     /// The read end, for `poll`.
     public let descriptor: Int32
@@ -29,8 +30,7 @@ public final class FrameSignal: Sendable {
         close(writeEnd)
     }
 
-    /// A new frame is waiting. Called once per batch of frames (an audio block), not per frame; a full pipe
-    /// already says so.
+    /// Rings. A full pipe already says so.
     public func notify() {
         var byte: UInt8 = 1
         _ = write(writeEnd, &byte, 1)

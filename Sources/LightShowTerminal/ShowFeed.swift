@@ -1,12 +1,12 @@
 public import LightShowCore
 
 /// Where the viewer gets its frames and sends the user's commands: the seam between `watch`'s own pipeline
-/// (source + analyzer + playback state) and, later, a running daemon (`--connect`). Called from the viewer thread.
+/// (source + analyzer + playback state) and, later, a running daemon (`--connect`). Called from the viewer thread, and from the feed's own thread on hearing `frames`.
 public protocol ShowFeed: AnyObject, Sendable {
     /// The newest frame, or nil before the first one.
     func latestFrame() -> ShowFrame?
-    /// Readable once a frame newer than the last `latestFrame()` after a `consume()` is waiting.
-    var frameSignal: FrameSignal { get }
+    /// Announces new frames on the thread that made them.
+    var frames: FrameAnnouncer { get }
     /// play / pause / toggle / stop from the keyboard.
     func send(_ command: UserCommand)
     /// New band ranges from the tuning panel; they take effect in the analyzer at once.

@@ -12,10 +12,9 @@ final class EngineShowFeed: ShowFeed {
     private let engine: ShowEngine
     private let latest = Locked<ShowFrame?>(nil)
     private let tunedBands = Locked<BandsSettings?>(nil)
-    let frameSignal: FrameSignal
+    let frames = FrameAnnouncer()
 
-    init(source: any AudioSource, configuration: Configuration, framesPerSecond: Double) throws {
-        frameSignal = try FrameSignal()
+    init(source: any AudioSource, configuration: Configuration, framesPerSecond: Double) {
         let tunedBands = tunedBands
         // The terminal is the screen: log lines on stderr would tear through the picture.
         let quiet = Logger(label: "lightshow.watch") { _ in SwiftLogNoOpLogHandler() }
@@ -39,7 +38,7 @@ final class EngineShowFeed: ShowFeed {
     /// Runs the show until the input ends (or the task is cancelled).
     func run() async throws {
         let latest = latest
-        try await engine.run { frame in latest.withLock { $0 = frame } } afterFrames: { [frameSignal] in frameSignal.notify() }
+        try await engine.run { frame in latest.withLock { $0 = frame } } afterFrames: { [frames] in frames.announce() }
     }
 }
 

@@ -6,13 +6,13 @@ import LightShowTerminal
 /// `watch` draws its own, with the keys sent back to the daemon as control commands.
 final class RemoteShowFeed: ShowFeed {
     let subscription: ShowSubscription
-    let frameSignal: FrameSignal
+    let frames: FrameAnnouncer
 
     /// Subscribes to the daemon at `path`.
     init(path: String, framesPerSecond: Double) throws {
-        let frameSignal = try FrameSignal()
-        subscription = try ShowSubscription(path: path, framesPerSecond: framesPerSecond) { frameSignal.notify() }
-        self.frameSignal = frameSignal
+        let frames = FrameAnnouncer()
+        subscription = try ShowSubscription(path: path, framesPerSecond: framesPerSecond) { frames.announce() }
+        self.frames = frames
     }
 
     /// The daemon's newest frame; once the stream has ended (the daemon stopped), the show goes dark and stopped.

@@ -97,7 +97,7 @@ struct WatchCommand: AsyncParsableCommand {
             pipeline = Task {}
         } else {
             let source = try openSource(configuration)
-            let local = try EngineShowFeed(source: source, configuration: configuration, framesPerSecond: fps)
+            let local = EngineShowFeed(source: source, configuration: configuration, framesPerSecond: fps)
             feed = local
             pipeline = Task {
                 do {
@@ -110,7 +110,7 @@ struct WatchCommand: AsyncParsableCommand {
             }
         }
         defer { subscription?.close() }
-        let viewer = TerminalViewer(session: session, feed: feed, options: options)
+        let viewer = try TerminalViewer(session: session, feed: feed, options: options)
         let outcome = try await runOnOwnThread {
             let outcome = viewer.run()
             // The terminal is restored; die by the signal as the shell expects (exit status 128+n). From this thread,

@@ -1,5 +1,6 @@
 import Foundation
 import LightShowAudio
+import LightShowCore
 import Synchronization
 import Testing
 import TestSupport

@@ -1,4 +1,5 @@
 import LightShowAudio
+import LightShowCore
 import Synchronization
 
 #if canImport(Glibc)

@@ -1,0 +1,20 @@
+import Synchronization
+
+/// Where a feed says that new frames are waiting, on whatever thread made them (the audio's, the daemon
+/// connection's). The viewer listens and draws right there when it can, which saves waking a second thread for
+/// every frame. Until someone listens, announcements go nowhere.
+public final class FrameAnnouncer: Sendable {
+    private let listener = Mutex<(@Sendable () -> Void)?>(nil)
+
+    public init() {}
+
+    /// `body` hears every later announcement, in place of any earlier listener; nil stops listening.
+    public func listen(_ body: (@Sendable () -> Void)?) {
+        listener.withLock { $0 = body }
+    }
+
+    /// New frames are waiting. Called once per batch of frames (an audio block), not per frame.
+    public func announce() {
+        listener.withLock { $0 }?()
+    }
+}
