@@ -70,6 +70,18 @@ import Testing
         #expect(first == second)
     }
 
+    /// Channels of one, two and three digits, and the extremes, are written in plain decimal.
+    @Test func truecolorChannelsOfEveryWidth() {
+        var grid = TerminalGrid(columns: 3, rows: 1, depth: .truecolor)
+        grid.put("a", column: 0, row: 0, foreground: RGBColor(red: 7, green: 42, blue: 200), background: RGBColor(red: 0, green: 9, blue: 10))
+        grid.put("b", column: 1, row: 0, foreground: RGBColor(red: 99, green: 100, blue: 255), background: RGBColor(red: 0, green: 9, blue: 10))
+        var encoder = TerminalEncoder()
+        var out: [UInt8] = []
+        encoder.encode(grid, into: &out)
+        #expect(text(out) == "\u{1B}[?2026h\u{1B}[0m\u{1B}[1;1H\u{1B}[38;2;7;42;200;48;2;0;9;10ma\u{1B}[38;2;99;100;255mb"
+            + "\u{1B}[49m \u{1B}[?2026l")
+    }
+
     @Test func palette256Bytes() {
         var grid = TerminalGrid(columns: 2, rows: 1, depth: .palette256)
         grid.drawPixels(image())

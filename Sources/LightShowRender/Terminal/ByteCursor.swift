@@ -1,7 +1,8 @@
 /// Appends bytes to memory reserved in advance: the encoder's hot loop writes each byte with a store instead of
 /// an array append (which checks uniqueness and capacity every time).
 struct ByteCursor {
-    /// Most bytes one cell can take: a cursor position (`ESC[r;cH`), both colours in truecolor and a 4-byte glyph.
+    /// Most bytes one cell can take: a cursor position (`ESC[r;cH`), both colours in truecolor and a 4-byte glyph
+    /// (55 at most), with room for `appendChannel`'s spare bytes.
     static let maximumPerCell = 64
 
     let base: UnsafeMutablePointer<UInt8>
@@ -22,6 +23,23 @@ struct ByteCursor {
         base[count] = a
         base[count + 1] = b
         count += 2
+    }
+
+    /// A colour channel (0…255) in decimal: one table look-up and one 4-byte store, no branches. The store's
+    /// spare bytes land past the end, inside the room reserved per cell, and are overwritten or never sent.
+    @inline(__always)
+    mutating func appendChannel(_ value: UInt32) {
+        let entry = Self.channelDigits[Int(value & 0xFF)]
+        UnsafeMutableRawPointer(base + count).storeBytes(of: entry, as: UInt32.self)
+        count += Int(entry >> 24)
+    }
+
+    /// For each value 0…255: its ASCII digits in the low bytes (first digit lowest), their count in the top byte.
+    private static let channelDigits: [UInt32] = (0..<256).map { (value: Int) -> UInt32 in
+        let digits = Array(String(value).utf8)
+        var entry = UInt32(digits.count) << 24
+        for (position, digit) in digits.enumerated() { entry |= UInt32(digit) << (8 * position) }
+        return entry
     }
 
     mutating func appendDecimal(_ value: Int) {

@@ -150,9 +150,9 @@ public struct TerminalEncoder: Sendable {
         case .truecolor:
             out.append(isForeground ? 0x33 : 0x34)
             out.append(0x38, 0x3B); out.append(0x32, 0x3B)  // 8;2;
-            out.appendDecimal(Int(code >> 16 & 0xFF)); out.append(0x3B)
-            out.appendDecimal(Int(code >> 8 & 0xFF)); out.append(0x3B)
-            out.appendDecimal(Int(code & 0xFF))
+            out.appendChannel(code >> 16); out.append(0x3B)
+            out.appendChannel(code >> 8); out.append(0x3B)
+            out.appendChannel(code)
         case .palette256:
             out.append(isForeground ? 0x33 : 0x34)
             out.append(0x38, 0x3B); out.append(0x35, 0x3B)  // 8;5;

@@ -10,6 +10,8 @@ struct TerminalLightPainter {
         var background: (UInt8, UInt8, UInt8)
         var coverage: Double
 
+        var isCovered: Bool { coverage >= 1 }
+
         @inline(__always)
         func blended(_ r: Int32, _ g: Int32, _ b: Int32, _ a16: Int32) -> (UInt8, UInt8, UInt8) {
             let a = CircleRowSpan.alpha(a16, coverage: coverage)
@@ -18,14 +20,27 @@ struct TerminalLightPainter {
         }
     }
 
-    private struct Cell {
+    /// A cell on the disc's edge: either pixel may be partly covered.
+    private struct EdgeCell {
         var index: Int
         var top: Pixel
         var bottom: Pixel
     }
 
+    /// A cell inside the disc, both pixels fully covered: the blend is the same integer sum `blendChannel` does,
+    /// for all six channels at once. Lanes: top r g b, bottom r g b, and two spare.
+    private struct InnerCell {
+        var index: Int
+        var background: SIMD8<Int32>
+    }
+
+    private struct LightCells {
+        var inner: [InnerCell] = []
+        var edge: [EdgeCell] = []
+    }
+
     /// Per light, in the scene's order: the cells it touches.
-    private let cells: [[Cell]]
+    private let cells: [LightCells]
 
     /// For `circles` over `background` (the canvas without lights), on a grid `columns` wide with two pixel rows
     /// per cell row, painting only cell rows below `rowLimit` (the toolbar's row and below stay as they are).
@@ -34,9 +49,9 @@ struct TerminalLightPainter {
     init?(circles: [SceneCircle], background: Framebuffer, columns: Int, rowLimit: Int) {
         let width = min(columns, background.width), height = background.height
         var coversToolbar = false
-        let cells: [[Cell]] = circles.map { circle in
-            guard let rows = Framebuffer.rows(touchedBy: circle, height: height) else { return [] }
-            var lightCells: [Cell] = []
+        let cells: [LightCells] = circles.map { circle in
+            var lightCells = LightCells()
+            guard let rows = Framebuffer.rows(touchedBy: circle, height: height) else { return lightCells }
             for cellRow in (rows.lowerBound / 2)...(rows.upperBound / 2) {
                 let topY = 2 * cellRow, bottomY = min(2 * cellRow + 1, height - 1)
                 let spans = [topY, bottomY].map { rows.contains($0) ? CircleRowSpan(circle: circle, y: $0, width: width) : nil }
@@ -54,14 +69,21 @@ struct TerminalLightPainter {
                     continue
                 }
                 for x in first...last {
-                    lightCells.append(Cell(
-                        index: cellRow * columns + x, top: pixel(x, topY, spans[0]), bottom: pixel(x, bottomY, spans[1])
-                    ))
+                    let index = cellRow * columns + x
+                    let top = pixel(x, topY, spans[0]), bottom = pixel(x, bottomY, spans[1])
+                    if top.isCovered && bottom.isCovered {
+                        let t = top.background, b = bottom.background
+                        lightCells.inner.append(InnerCell(index: index, background: SIMD8(
+                            Int32(t.0), Int32(t.1), Int32(t.2), Int32(b.0), Int32(b.1), Int32(b.2), 0, 0
+                        )))
+                    } else {
+                        lightCells.edge.append(EdgeCell(index: index, top: top, bottom: bottom))
+                    }
                 }
             }
             return lightCells
         }
-        let indices = cells.flatMap { $0.map(\.index) }
+        let indices = cells.flatMap { $0.inner.map(\.index) + $0.edge.map(\.index) }
         guard !coversToolbar, Set(indices).count == indices.count else { return nil }
         self.cells = cells
     }
@@ -73,12 +95,34 @@ struct TerminalLightPainter {
             for (light, cells) in zip(lights, cells) {
                 let a16 = alpha16(light.level)
                 let r = Int32(light.color.red), g = Int32(light.color.green), b = Int32(light.color.blue)
-                for cell in cells {
+                let color = SIMD8<Int32>(r, g, b, r, g, b, 0, 0)
+                let alpha = SIMD8<Int32>(repeating: a16)
+                for cell in cells.inner {
+                    let background = cell.background
+                    let mixed = background &+ (((color &- background) &* alpha &+ 32768) &>> 16)
+                    gridCells[cell.index] = Self.cell(mixed, depth: depth)
+                }
+                for cell in cells.edge {
                     gridCells[cell.index] = TerminalGrid.cell(
                         top: cell.top.blended(r, g, b, a16), bottom: cell.bottom.blended(r, g, b, a16), depth: depth
                     )
                 }
             }
         }
+    }
+
+    /// The cell for blended lanes (top r g b, bottom r g b), each already within 0…255.
+    @inline(__always)
+    private static func cell(_ lanes: SIMD8<Int32>, depth: TerminalColorDepth) -> TerminalCell {
+        if depth == .truecolor {
+            let packed = SIMD8<UInt32>(truncatingIfNeeded: lanes) &<< SIMD8<UInt32>(16, 8, 0, 16, 8, 0, 0, 0)
+            let top = packed[0] | packed[1] | packed[2], bottom = packed[3] | packed[4] | packed[5]
+            return TerminalGrid.truecolorHalfBlock(top: top, bottom: bottom)
+        }
+        return TerminalGrid.cell(
+            top: (UInt8(truncatingIfNeeded: lanes[0]), UInt8(truncatingIfNeeded: lanes[1]), UInt8(truncatingIfNeeded: lanes[2])),
+            bottom: (UInt8(truncatingIfNeeded: lanes[3]), UInt8(truncatingIfNeeded: lanes[4]), UInt8(truncatingIfNeeded: lanes[5])),
+            depth: depth
+        )
     }
 }

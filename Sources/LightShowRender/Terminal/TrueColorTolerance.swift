@@ -10,12 +10,13 @@ enum TrueColorTolerance {
         SIMD4(Int32(packed >> 16 & 0xFF), Int32(packed >> 8 & 0xFF), Int32(packed & 0xFF), 0)
     }
 
-    /// True when `a` and `b` look the same. The terminal's own colour is like no other.
+    /// True when `a` and `b` look the same. The terminal's own colour is like no other: its top byte is set,
+    /// a packed colour's never is, so that lane alone tells them apart.
     @inline(__always)
     static func looksSame(_ a: UInt32, _ b: UInt32) -> Bool {
         if a == b { return true }
-        if a == TerminalCell.defaultColor || b == TerminalCell.defaultColor { return false }
-        let difference = channels(a) &- channels(b)
-        return all(difference .<= perChannel .& difference .>= -perChannel)
+        let x = unsafeBitCast(a, to: SIMD4<UInt8>.self), y = unsafeBitCast(b, to: SIMD4<UInt8>.self)
+        let difference = pointwiseMax(x, y) &- pointwiseMin(x, y)
+        return all(difference .<= UInt8(perChannel))
     }
 }
