@@ -27,15 +27,12 @@ struct TerminalLightPainter {
         var bottom: Pixel
     }
 
-    /// A cell inside the disc, both pixels fully covered: the blend is the same integer sum `blendChannel` does,
-    /// for all six channels at once. Lanes: top r g b, bottom r g b, and two spare.
-    private struct InnerCell {
-        var index: Int
-        var background: SIMD8<Int32>
-    }
-
+    /// The cells a light touches. Those inside the disc (both pixels fully covered) are kept compact, as the
+    /// cell's index and the background under it as bytes (top r g b, bottom r g b, two spare), since a frame
+    /// finds them cold in the cache: the blend is the same integer sum `blendChannel` does, six channels at once.
     private struct LightCells {
-        var inner: [InnerCell] = []
+        var innerIndices: [Int32] = []
+        var innerBackgrounds: [SIMD8<UInt8>] = []
         var edge: [EdgeCell] = []
     }
 
@@ -73,9 +70,8 @@ struct TerminalLightPainter {
                     let top = pixel(x, topY, spans[0]), bottom = pixel(x, bottomY, spans[1])
                     if top.isCovered && bottom.isCovered {
                         let t = top.background, b = bottom.background
-                        lightCells.inner.append(InnerCell(index: index, background: SIMD8(
-                            Int32(t.0), Int32(t.1), Int32(t.2), Int32(b.0), Int32(b.1), Int32(b.2), 0, 0
-                        )))
+                        lightCells.innerIndices.append(Int32(index))
+                        lightCells.innerBackgrounds.append(SIMD8(t.0, t.1, t.2, b.0, b.1, b.2, 0, 0))
                     } else {
                         lightCells.edge.append(EdgeCell(index: index, top: top, bottom: bottom))
                     }
@@ -83,7 +79,7 @@ struct TerminalLightPainter {
             }
             return lightCells
         }
-        let indices = cells.flatMap { $0.inner.map(\.index) + $0.edge.map(\.index) }
+        let indices = cells.flatMap { $0.innerIndices.map(Int.init) + $0.edge.map(\.index) }
         guard !coversToolbar, Set(indices).count == indices.count else { return nil }
         self.cells = cells
     }
@@ -97,10 +93,25 @@ struct TerminalLightPainter {
                 let r = Int32(light.color.red), g = Int32(light.color.green), b = Int32(light.color.blue)
                 let color = SIMD8<Int32>(r, g, b, r, g, b, 0, 0)
                 let alpha = SIMD8<Int32>(repeating: a16)
-                for cell in cells.inner {
-                    let background = cell.background
-                    let mixed = background &+ (((color &- background) &* alpha &+ 32768) &>> 16)
-                    gridCells[cell.index] = Self.cell(mixed, depth: depth)
+                cells.innerIndices.withUnsafeBufferPointer { indices in
+                    cells.innerBackgrounds.withUnsafeBufferPointer { backgrounds in
+                        if depth == .truecolor {
+                            for (index, bytes) in zip(indices, backgrounds) {
+                                let background = SIMD8<Int32>(truncatingIfNeeded: bytes)
+                                let mixed = background &+ (((color &- background) &* alpha &+ 32768) &>> 16)
+                                gridCells[Int(index)] = Self.truecolorCell(mixed)
+                            }
+                        } else {
+                            for (index, bytes) in zip(indices, backgrounds) {
+                                let background = SIMD8<Int32>(truncatingIfNeeded: bytes)
+                                let mixed = background &+ (((color &- background) &* alpha &+ 32768) &>> 16)
+                                let lanes = SIMD8<UInt8>(truncatingIfNeeded: mixed)
+                                gridCells[Int(index)] = TerminalGrid.cell(
+                                    top: (lanes[0], lanes[1], lanes[2]), bottom: (lanes[3], lanes[4], lanes[5]), depth: depth
+                                )
+                            }
+                        }
+                    }
                 }
                 for cell in cells.edge {
                     gridCells[cell.index] = TerminalGrid.cell(
@@ -111,18 +122,10 @@ struct TerminalLightPainter {
         }
     }
 
-    /// The cell for blended lanes (top r g b, bottom r g b), each already within 0…255.
+    /// The truecolor cell for blended lanes (top r g b, bottom r g b), each already within 0…255.
     @inline(__always)
-    private static func cell(_ lanes: SIMD8<Int32>, depth: TerminalColorDepth) -> TerminalCell {
-        if depth == .truecolor {
-            let packed = SIMD8<UInt32>(truncatingIfNeeded: lanes) &<< SIMD8<UInt32>(16, 8, 0, 16, 8, 0, 0, 0)
-            let top = packed[0] | packed[1] | packed[2], bottom = packed[3] | packed[4] | packed[5]
-            return TerminalGrid.truecolorHalfBlock(top: top, bottom: bottom)
-        }
-        return TerminalGrid.cell(
-            top: (UInt8(truncatingIfNeeded: lanes[0]), UInt8(truncatingIfNeeded: lanes[1]), UInt8(truncatingIfNeeded: lanes[2])),
-            bottom: (UInt8(truncatingIfNeeded: lanes[3]), UInt8(truncatingIfNeeded: lanes[4]), UInt8(truncatingIfNeeded: lanes[5])),
-            depth: depth
-        )
+    private static func truecolorCell(_ lanes: SIMD8<Int32>) -> TerminalCell {
+        let packed = SIMD8<UInt32>(truncatingIfNeeded: lanes) &<< SIMD8<UInt32>(16, 8, 0, 16, 8, 0, 0, 0)
+        return TerminalGrid.truecolorHalfBlock(top: packed[0] | packed[1] | packed[2], bottom: packed[3] | packed[4] | packed[5])
     }
 }
