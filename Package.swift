@@ -26,6 +26,8 @@ let package = Package(
         .systemLibrary(name: "CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // glibc's timerfd, for the viewer's one-shot deadlines.
+        .systemLibrary(name: "CTimerFD"),
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         // libpng's simplified read API: the tests' independent PNG decoder.
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
@@ -50,7 +52,7 @@ let package = Package(
         .target(name: "LightShowRender", dependencies: ["LightShowCore", "CZlib", "CFreeType"], swiftSettings: strict),
         // The interactive viewer's terminal: raw keys, alternate screen, signals, the watch loop.
         // A module of its own because it owns process-wide state (termios, signal handlers) the pure encoder must not.
-        .target(name: "LightShowTerminal", dependencies: ["LightShowCore", "LightShowRender"], swiftSettings: strict),
+        .target(name: "LightShowTerminal", dependencies: ["LightShowCore", "LightShowRender", "CTimerFD"], swiftSettings: strict),
         // Long-running services: engine, control socket, sd_notify, MPD client, recorder.
         .target(
             name: "LightShowDaemon",

@@ -6,11 +6,11 @@ public import LightShowRender
 import Synchronization
 
 /// The `watch` screen. New frames are drawn on the thread that made them (the feed's), the moment the feed
-/// announces them, so showing a frame wakes no second thread; the write there never waits, and whatever the
-/// terminal doesn't take at once is finished by the viewer's own thread. That thread sleeps in one `poll` on
-/// keys, signals and `wake`, which rings for a frame that found the screen busy or came in a burst (spread out
-/// to the frame rate by `DrawPacer`). A frame is composed only when the scene or overlays changed, and
-/// sent as the encoder's changed cells in one write.
+/// announces them, so showing a frame wakes no second thread. The write there waits for the terminal at most
+/// half a frame; whatever it didn't take is finished by the viewer's own thread. That thread sleeps in one `poll`
+/// on keys, signals, `wake` (a frame that found the screen busy) and `fallback` (the deadline of a frame
+/// `DrawPacer` held back). A frame is composed only when the scene or overlays changed, and sent as the
+/// encoder's changed cells in one write.
 /// `run` owns the viewer thread; `screen` guards what both threads touch.
 public final class TerminalViewer: @unchecked Sendable {
     public enum Outcome: Equatable, Sendable {
@@ -38,8 +38,10 @@ public final class TerminalViewer: @unchecked Sendable {
     private let session: TerminalSession
     private let feed: any ShowFeed
     private let options: Options
-    /// Rings the viewer thread: a frame to draw in its turn, or a frame's tail to finish.
+    /// Rings the viewer thread: a frame that found the screen busy, or a frame's tail to finish.
     private let wake: FrameSignal
+    /// When the viewer thread must draw a frame the pacer held back, unless a newer one is drawn first.
+    private let fallback: DeadlineTimer
     private let terminal = TerminalOutput()
     /// How long a draw waits for the terminal to take a frame's last parts before leaving them to the viewer
     /// thread: half a frame, at most 10 ms, far inside what capture buffers hold, so a slow terminal costs no
@@ -57,8 +59,10 @@ public final class TerminalViewer: @unchecked Sendable {
     private var lastScene: Scene?
     private var lastOverlays: TerminalOverlays?
     private var lastTooSmall: TerminalSize?
-    /// Frames come on the audio's schedule, drawn as they come; the pacer only spreads out a longer burst.
+    /// Frames come on the audio's schedule and are drawn as they come, except as `DrawPacer` says.
     private var pacer: DrawPacer
+    /// Where `fallback` is set, if it is.
+    private var fallbackDeadline: UInt64?
     /// Whether the screen is ours to draw on: not before entering, after leaving, or while suspended.
     private var isShowing = false
     /// The part of a frame the terminal didn't take at once. Until the viewer thread has written it, nothing
@@ -70,6 +74,7 @@ public final class TerminalViewer: @unchecked Sendable {
         self.feed = feed
         self.options = options
         wake = try FrameSignal()
+        fallback = try DeadlineTimer()
         pacer = DrawPacer(framesPerSecond: options.framesPerSecond)
         writePatience = min(10_000_000, UInt64(0.5e9 / max(1, options.framesPerSecond)))
         controls = ViewerControls(bands: options.style.bands, showHelp: options.showHelp)
@@ -91,23 +96,16 @@ public final class TerminalViewer: @unchecked Sendable {
             hide()
             session.leave()
         }
-        // A frame the pacer held back waits for its slot, its ring left unanswered until then.
-        var deferredUntil: UInt64?
         var descriptors = [
             pollfd(fd: 0, events: Int16(POLLIN), revents: 0),
             pollfd(fd: session.signalDescriptor, events: Int16(POLLIN), revents: 0),
             pollfd(fd: wake.descriptor, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: fallback.descriptor, events: Int16(POLLIN), revents: 0),
         ]
         while true {
-            descriptors[2].fd = deferredUntil == nil ? wake.descriptor : -1
             for index in descriptors.indices { descriptors[index].revents = 0 }
-            // Nothing to do: sleep until a ring, a key or a signal comes (whole milliseconds, rounded up so a
-            // deferred frame is never drawn early).
-            let timeout: Int32 = deferredUntil.map { due -> Int32 in
-                let now = MonotonicClock.now()
-                return due > now ? Int32((due - now + 999_999) / 1_000_000) : 0
-            } ?? -1
-            let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
+            // Nothing to do: sleep until a ring, a held frame's deadline, a key or a signal.
+            let ready = poll(&descriptors, nfds_t(descriptors.count), -1)
             if ready < 0 { continue }
             if descriptors[1].revents != 0 {
                 for number in session.pendingSignals() {
@@ -123,28 +121,42 @@ public final class TerminalViewer: @unchecked Sendable {
                 }
                 present()
             }
-            if descriptors[2].revents != 0 {
-                finishUnsent()
-                deferredUntil = screen.withLock { _ in pacer.nextAllowed(at: MonotonicClock.now()) }
-            }
-            if let due = deferredUntil, MonotonicClock.now() >= due {
-                deferredUntil = nil
+            if descriptors[2].revents != 0 || descriptors[3].revents != 0 {
+                // Take the ring and the deadline before drawing: what comes after them is a newer frame.
                 wake.consume()
-                present { _ = pacer.take(at: MonotonicClock.now()) }
+                fallback.consume()
+                finishUnsent()
+                present {
+                    fallbackDeadline = nil
+                    pacer.drew(at: MonotonicClock.now())
+                }
             }
         }
     }
 
-    /// New frames, on the feed's thread. Drawn right here when the screen is free and the pacer allows;
-    /// otherwise the viewer thread is rung to draw in its turn. Never waits for the screen, and for the terminal
-    /// no longer than `writePatience`.
+    /// New frames, on the feed's thread. Drawn right here when the screen is free and the pacer allows; a frame
+    /// the pacer holds back is left to `fallback` (setting it wakes nobody), and one that finds the screen busy
+    /// rings the viewer thread. Never waits for the screen, and for the terminal no longer than `writePatience`.
     private func framesArrived() {
-        let finished = screen.withLockIfAvailable { _ -> Bool in
-            guard isShowing, unsent.isEmpty, pacer.take(at: MonotonicClock.now()) else { return false }
-            drawFrame()
-            return unsent.isEmpty
+        let handled = screen.withLockIfAvailable { _ -> Bool in
+            guard isShowing, unsent.isEmpty else { return false }
+            switch pacer.offer(at: MonotonicClock.now()) {
+            case .draw:
+                drawFrame()
+                if fallbackDeadline != nil {
+                    fallback.disarm()
+                    fallbackDeadline = nil
+                }
+                return unsent.isEmpty
+            case .hold(until: let deadline), .wait(until: let deadline):
+                if fallbackDeadline.map({ deadline < $0 }) ?? true {
+                    fallback.arm(at: deadline)
+                    fallbackDeadline = deadline
+                }
+                return true
+            }
         }
-        if finished != true { wake.notify() }
+        if handled != true { wake.notify() }
     }
 
     /// Draws on the viewer thread, after `change` to what is shown, and writes out whatever the terminal

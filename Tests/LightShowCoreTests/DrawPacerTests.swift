@@ -3,47 +3,59 @@ import Testing
 
 @Suite struct DrawPacerTests {
     private let frame: UInt64 = 16_666_667  // 60 fps
+    private let start: UInt64 = 1_000_000_000
 
-    private func take(_ pacer: inout DrawPacer, at time: UInt64) -> Bool { pacer.take(at: time) }
+    private func offer(_ pacer: inout DrawPacer, at time: UInt64) -> DrawPacer.Decision { pacer.offer(at: time) }
 
-    /// A frame whose chunk came in two pieces is drawn at once, both times; a third straight after waits.
-    @Test func aPairIsDrawnAtOnceAndALongerBurstWaits() {
-        var pacer = DrawPacer(framesPerSecond: 60)
-        let start: UInt64 = 1_000_000_000
-        #expect(take(&pacer, at: start))
-        #expect(take(&pacer, at: start + 500_000))
-        #expect(!take(&pacer, at: start + 1_000_000))
-        let next = pacer.nextAllowed(at: start + 1_000_000)
-        #expect(next > start + 1_000_000)
-        #expect(next <= start + frame)
-        #expect(!take(&pacer, at: next - 1_000))
-        #expect(take(&pacer, at: next))
-    }
-
-    /// Frames on time (one per frame period) are never held back.
-    @Test func framesOnTimeAreNeverHeldBack() {
+    /// Frames on time (one per frame period, or later) are never held back.
+    @Test func framesOnTimeAreDrawnAtOnce() {
         var pacer = DrawPacer(framesPerSecond: 60)
         for index in 0..<600 {
-            #expect(take(&pacer, at: UInt64(index) * frame))
+            #expect(offer(&pacer, at: start + UInt64(index) * frame) == .draw)
+        }
+        #expect(offer(&pacer, at: start + 700 * frame) == .draw)
+    }
+
+    /// A frame hard on the heels of the last draw (a chunk's tail) is held until the hold limit, unless the
+    /// next frame, on time, is drawn first.
+    @Test func aChunksTailIsHeldForTheNextFrame() {
+        var pacer = DrawPacer(framesPerSecond: 60, holdLimit: 100_000_000)
+        #expect(offer(&pacer, at: start) == .draw)
+        #expect(offer(&pacer, at: start + 300_000) == .hold(until: start + 100_000_000))
+        #expect(offer(&pacer, at: start + 50_000_000) == .draw)
+    }
+
+    /// Frames a little early (jitter, but more than the settle time after the last) are still drawn.
+    @Test func jitterDoesNotHoldFrames() {
+        var pacer = DrawPacer(framesPerSecond: 60)
+        var time = start
+        for step in 0..<300 {
+            time += step % 2 == 0 ? frame / 2 : frame * 3 / 2
+            #expect(offer(&pacer, at: time) == .draw)
         }
     }
 
-    /// However fast frames come, no more than the rate (plus the burst) are drawn.
+    /// However fast frames come, no more than the rate (plus a burst of two) are drawn; the rest wait for a slot.
     @Test func aFloodIsCappedToTheRate() {
         var pacer = DrawPacer(framesPerSecond: 60)
         var drawn = 0
-        // One announcement every 100 µs for one second.
-        for step in 0..<10_000 where pacer.take(at: UInt64(step) * 100_000) {
-            drawn += 1
+        // One frame every 5 ms (beyond the settle time) for one second.
+        for step in 0..<200 {
+            switch offer(&pacer, at: start + UInt64(step) * 5_000_000) {
+            case .draw: drawn += 1
+            case .wait(until: let due): #expect(due > start + UInt64(step) * 5_000_000)
+            case .hold: Issue.record("a frame 5 ms after the last is not a chunk's tail")
+            }
         }
-        #expect(drawn >= 60 && drawn <= 62)
+        #expect(drawn >= 60 && drawn <= 63)
     }
 
-    /// `nextAllowed` is now when a draw is allowed, and a draw at that time is allowed.
-    @Test func nextAllowedIsNowWhenFree() {
-        var pacer = DrawPacer(framesPerSecond: 30)
-        let next = pacer.nextAllowed(at: 5)
-        #expect(next == 5)
-        #expect(take(&pacer, at: 5))
+    /// A held frame drawn when its time came counts as a draw: the next tail is measured from it.
+    @Test func aFallbackDrawCounts() {
+        var pacer = DrawPacer(framesPerSecond: 60)
+        #expect(offer(&pacer, at: start) == .draw)
+        pacer.drew(at: start + 100_000_000)
+        #expect(offer(&pacer, at: start + 100_500_000) != .draw)
+        #expect(offer(&pacer, at: start + 100_000_000 + frame) == .draw)
     }
 }

@@ -1,36 +1,62 @@
-/// Paces drawing to a frame rate without delaying frames that arrive on time: a token bucket that refills at
-/// `framesPerSecond` and holds at most `burst` draws. Frames that arrive in quick pairs (a source whose chunks come
-/// in two pieces) are both drawn at once; a longer burst (catching up after a stall) is spread out to the rate.
+/// Decides when a new frame is drawn, so drawing follows the audio without wasting draws.
+///
+/// - A frame on time is drawn at once.
+/// - A frame that comes hard on the heels of the last draw (within `settle`: the tail of an audio chunk that
+///   reached us in two pieces) is held: the next frame, due a chunk later, supersedes it, and it is drawn by
+///   `holdLimit` after the last draw only if none comes.
+/// - A longer burst (catching up after a stall) is spread out to the frame rate: a token bucket that refills at
+///   `framesPerSecond` and holds two draws.
+///
 /// Times are monotonic nanoseconds.
 public struct DrawPacer: Sendable {
+    public enum Decision: Equatable, Sendable {
+        case draw
+        /// Not now: draw at this time unless a newer frame is drawn first.
+        case hold(until: UInt64)
+        /// Not now: the rate is spent; draw at this time.
+        case wait(until: UInt64)
+    }
+
     private let interval: Double
-    private let burst: Double
-    private var tokens: Double
+    private let settle: UInt64
+    private let holdLimit: UInt64
+    private static let burst = 2.0
+    private var tokens = burst
     private var lastRefill: UInt64?
+    private var lastDraw: UInt64?
 
-    public init(framesPerSecond: Double, burst: Int = 2) {
+    /// `settle` defaults to a quarter of a frame; `holdLimit` to 100 ms, about the longest a viewer can miss a
+    /// change without seeing it late.
+    public init(framesPerSecond: Double, settle: UInt64? = nil, holdLimit: UInt64 = 100_000_000) {
         interval = 1e9 / max(1, framesPerSecond)
-        self.burst = Double(max(1, burst))
-        tokens = self.burst
+        self.settle = settle ?? UInt64(interval / 4)
+        self.holdLimit = holdLimit
     }
 
-    /// True, taking a draw, when one is allowed at `now`.
-    public mutating func take(at now: UInt64) -> Bool {
+    /// A new frame at `now`: whether to draw it, and if not, when.
+    public mutating func offer(at now: UInt64) -> Decision {
+        if let last = lastDraw, now >= last, now - last < settle {
+            return .hold(until: last + holdLimit)
+        }
         refill(at: now)
-        guard tokens >= 1 else { return false }
+        guard tokens >= 1 else {
+            return .wait(until: now + UInt64(((1 - tokens) * interval).rounded(.up)))
+        }
         tokens -= 1
-        return true
+        lastDraw = now
+        return .draw
     }
 
-    /// When the next draw is allowed (`now` or later).
-    public mutating func nextAllowed(at now: UInt64) -> UInt64 {
+    /// A held or waiting frame was drawn at `now`, when its time came.
+    public mutating func drew(at now: UInt64) {
         refill(at: now)
-        return tokens >= 1 ? now : now + UInt64(((1 - tokens) * interval).rounded(.up))
+        tokens = max(0, tokens - 1)
+        lastDraw = now
     }
 
     private mutating func refill(at now: UInt64) {
         if let last = lastRefill, now > last {
-            tokens = min(burst, tokens + Double(now - last) / interval)
+            tokens = min(Self.burst, tokens + Double(now - last) / interval)
         }
         lastRefill = max(lastRefill ?? now, now)
     }
