@@ -57,6 +57,7 @@ struct ByteCursor {
         }
     }
 
+    @inline(__always)
     mutating func appendUTF8(_ scalar: UInt32) {
         switch scalar {
         case 0..<0x80:

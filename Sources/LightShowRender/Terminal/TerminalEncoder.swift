@@ -96,6 +96,7 @@ public struct TerminalEncoder: Sendable {
         }
     }
 
+    @inline(__always)
     private mutating func emit(_ cell: TerminalCell, column: Int, row: Int, into out: inout ByteCursor) {
         moveCursor(column: column, row: row, into: &out)
         // A space shows only its background; any other glyph needs both colours.
@@ -124,6 +125,7 @@ public struct TerminalEncoder: Sendable {
         }
     }
 
+    @inline(__always)
     private mutating func moveCursor(column: Int, row: Int, into out: inout ByteCursor) {
         if cursorRow == row && cursorColumn == column { return }
         out.append(0x1B); out.append(0x5B)
@@ -141,6 +143,7 @@ public struct TerminalEncoder: Sendable {
         cursorRow = row
     }
 
+    @inline(__always)
     private func appendColor(_ code: UInt32, isForeground: Bool, into out: inout ByteCursor) {
         if code == TerminalCell.defaultColor {
             out.append(isForeground ? 0x33 : 0x34); out.append(0x39)  // 39 / 49
