@@ -25,7 +25,8 @@ cleanup() {
         [ -n "$parent" ] && [ "$parent" != 1 ] && kill "$parent" 2>/dev/null || true
     done
     tmux -L "$SOCKET" kill-server 2>/dev/null || true
-    [ -n "${FEEDER:-}" ] && kill "$FEEDER" 2>/dev/null || true
+    # Let the feeder finish its chunk before its input goes: no stray errors from a half-killed pipeline.
+    [ -n "${FEEDER:-}" ] && { kill "$FEEDER" 2>/dev/null; wait "$FEEDER" 2>/dev/null; } || true
     rm -rf "$T"
 }
 trap cleanup EXIT
