@@ -127,7 +127,10 @@ public final class TerminalViewer: @unchecked Sendable {
                 fallback.consume()
                 finishUnsent()
                 present {
-                    fallbackDeadline = nil
+                    if fallbackDeadline != nil {
+                        fallback.disarm()
+                        fallbackDeadline = nil
+                    }
                     pacer.drew(at: MonotonicClock.now())
                 }
             }
