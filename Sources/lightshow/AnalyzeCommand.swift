@@ -40,8 +40,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(name: .long, help: ArgumentHelp("Audio input (default: [input] source of the config).", valueName: "SPEC"))
-    var input: String?
+    @OptionGroup var inputFlags: InputOptions
 
     @Option(name: .long, help: ArgumentHelp("Frames per second, 1…240 (default: 60).", valueName: "N"))
     var fps: Double?
@@ -51,12 +50,6 @@ struct AnalyzeCommand: AsyncParsableCommand {
 
     @Flag(name: .long, help: "Pace a file (or the demo) in real time instead of as fast as possible.")
     var realtime = false
-
-    @Option(
-        name: .customLong("format-pcm"),
-        help: ArgumentHelp("Raw PCM layout for fifo: and stdin (default 44100:16:2).", valueName: "RATE:BITS:CHANNELS")
-    )
-    var formatPCM: String?
 
     /// Frames per second after the default.
     var framesPerSecond: Double { fps ?? 60 }
@@ -76,7 +69,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingUserErrors {
             var configuration = try global.loadConfiguration()
-            try configuration.applyInputFlags(input: input, formatPCM: formatPCM)
+            try configuration.apply(inputFlags)
             if let mpd { configuration.mpd.address = mpd }
             try await analyze(configuration)
         }

@@ -28,14 +28,7 @@ struct DaemonCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(name: .long, help: ArgumentHelp("Audio input (default: [input] source of the config, alsa:default).", valueName: "SPEC"))
-    var input: String?
-
-    @Option(
-        name: .customLong("format-pcm"),
-        help: ArgumentHelp("Raw PCM layout for fifo: and stdin (default 44100:16:2).", valueName: "RATE:BITS:CHANNELS")
-    )
-    var formatPCM: String?
+    @OptionGroup var inputFlags: InputOptions
 
     @Option(name: .long, help: ArgumentHelp("MPD to follow (default: [mpd] address of the config; \"\" = off).", valueName: "ADDRESS"))
     var mpd: String?
@@ -52,18 +45,8 @@ struct DaemonCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingUserErrors {
             var source = DaemonConfigurationSource(file: global.configFile, mpdAddress: mpd)
-            if let input {
-                guard let spec = InputSpec(parsing: input) else {
-                    throw LightShowError("--input '\(input)': expected \(InputSpec.expectedSyntax)", exitStatus: .usage)
-                }
-                source.input = spec
-            }
-            if let formatPCM {
-                guard let pcm = PCMFormat(parsing: formatPCM) else {
-                    throw LightShowError("--format-pcm '\(formatPCM)': expected \(PCMFormat.expectedSyntax)", exitStatus: .usage)
-                }
-                source.pcmFormat = pcm
-            }
+            if let spec = try inputFlags.spec() { source.input = spec }
+            if let pcm = try inputFlags.pcmFormat() { source.pcmFormat = pcm }
             var logger = Logger(label: "lightshow.daemon")
             // The service's own milestones (ready, reloads, reopened inputs) belong in the journal.
             if ProcessInfo.processInfo.environment["LIGHTSHOW_LOG"] == nil { logger.logLevel = .info }

@@ -53,18 +53,8 @@ extension GlobalOptions {
 
 extension Configuration {
     /// `--input` and `--format-pcm` over the configured input; a bad value is a usage error naming the flag.
-    mutating func applyInputFlags(input: String?, formatPCM: String?) throws {
-        if let input {
-            guard let spec = InputSpec(parsing: input) else {
-                throw LightShowError("--input '\(input)': expected \(InputSpec.expectedSyntax)", exitStatus: .usage)
-            }
-            self.input.source = spec
-        }
-        if let formatPCM {
-            guard let pcm = PCMFormat(parsing: formatPCM) else {
-                throw LightShowError("--format-pcm '\(formatPCM)': expected \(PCMFormat.expectedSyntax)", exitStatus: .usage)
-            }
-            self.input.pcmFormat = pcm
-        }
+    mutating func apply(_ flags: InputOptions) throws {
+        if let spec = try flags.spec() { input.source = spec }
+        if let pcm = try flags.pcmFormat() { input.pcmFormat = pcm }
     }
 }

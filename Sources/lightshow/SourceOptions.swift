@@ -4,14 +4,7 @@ import LightShowCore
 /// Where a viewer or recorder gets its show: its own input (`--input`, `--format-pcm`),
 /// or a running daemon's stream (`--connect [SOCKET]`).
 struct SourceOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Audio input (default: [input] source of the config, alsa:default).", valueName: "SPEC"))
-    var input: String?
-
-    @Option(
-        name: .customLong("format-pcm"),
-        help: ArgumentHelp("Raw PCM layout for fifo: and stdin (default 44100:16:2).", valueName: "RATE:BITS:CHANNELS")
-    )
-    var formatPCM: String?
+    @OptionGroup var inputFlags: InputOptions
 
     // A flag plus an optional argument: swift-argument-parser has no option with an optional value.
     @Flag(help: "Attach to a running daemon (at SOCKET, else its default control socket) instead of reading an input.")
@@ -24,13 +17,13 @@ struct SourceOptions: ParsableArguments {
         if socket != nil && !connect {
             throw ValidationError("a SOCKET argument needs --connect (did you mean --input?)")
         }
-        if connect && (input != nil || formatPCM != nil) {
+        if connect && inputFlags.isGiven {
             throw ValidationError("--connect takes the daemon's input; it can't be combined with --input or --format-pcm")
         }
     }
 
     /// Applies `--input` and `--format-pcm` over the configuration.
     func apply(to configuration: inout Configuration) throws {
-        try configuration.applyInputFlags(input: input, formatPCM: formatPCM)
+        try configuration.apply(inputFlags)
     }
 }
