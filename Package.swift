@@ -34,6 +34,8 @@ let package = Package(
 
         // Pure core: maths, models, state machine, layout, scene. No I/O.
         .target(name: "LightShowCore", swiftSettings: strict),
+        // The one home of OS idioms: threads, locks, fd reads and writes, poll, wake-ups, errno, socket addresses.
+        .target(name: "LightShowSystem", dependencies: ["LightShowCore"], swiftSettings: strict),
         // TOML → validated Configuration.
         .target(
             name: "LightShowConfig",
@@ -45,19 +47,19 @@ let package = Package(
         // Audio sources: ALSA capture, files, raw PCM fifo/stdin, demo synth.
         .target(
             name: "LightShowAudio",
-            dependencies: ["LightShowCore", "CSndfile", "CALSA", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["LightShowCore", "LightShowSystem", "CSndfile", "CALSA", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         // Framebuffer, rasterizer, PNG and terminal encoders.
         .target(name: "LightShowRender", dependencies: ["LightShowCore", "CZlib", "CFreeType"], swiftSettings: strict),
         // The interactive viewer's terminal: raw keys, alternate screen, signals, the watch loop.
         // A module of its own because it owns process-wide state (termios, signal handlers) the pure encoder must not.
-        .target(name: "LightShowTerminal", dependencies: ["LightShowCore", "LightShowRender", "CTimerFD"], swiftSettings: strict),
+        .target(name: "LightShowTerminal", dependencies: ["LightShowCore", "LightShowSystem", "LightShowRender", "CTimerFD"], swiftSettings: strict),
         // Long-running services: engine, control socket, sd_notify, MPD client, recorder.
         .target(
             name: "LightShowDaemon",
             dependencies: [
-                "LightShowCore", "LightShowConfig", "LightShowAnalysis", "LightShowAudio", "LightShowRender",
+                "LightShowCore", "LightShowSystem", "LightShowConfig", "LightShowAnalysis", "LightShowAudio", "LightShowRender",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -68,7 +70,7 @@ let package = Package(
         .executableTarget(
             name: "lightshow",
             dependencies: [
-                "LightShowCore", "LightShowConfig", "LightShowAnalysis", "LightShowAudio", "LightShowRender",
+                "LightShowCore", "LightShowSystem", "LightShowConfig", "LightShowAnalysis", "LightShowAudio", "LightShowRender",
                 "LightShowDaemon", "LightShowTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -81,10 +83,10 @@ let package = Package(
         .testTarget(name: "LightShowCoreTests", dependencies: ["LightShowCore", "TestSupport"]),
         .testTarget(name: "LightShowConfigTests", dependencies: ["LightShowConfig", "TestSupport"]),
         .testTarget(name: "LightShowAnalysisTests", dependencies: ["LightShowAnalysis", "TestSupport"]),
-        .testTarget(name: "LightShowAudioTests", dependencies: ["LightShowAudio", "LightShowAnalysis", "TestSupport"]),
+        .testTarget(name: "LightShowAudioTests", dependencies: ["LightShowAudio", "LightShowAnalysis", "LightShowSystem", "TestSupport"]),
         .testTarget(name: "LightShowRenderTests", dependencies: ["LightShowRender", "TestSupport", "CZlib"]),
         .testTarget(name: "LightShowTerminalTests", dependencies: ["LightShowTerminal", "TestSupport"]),
-        .testTarget(name: "LightShowDaemonTests", dependencies: ["LightShowDaemon", "TestSupport"]),
+        .testTarget(name: "LightShowDaemonTests", dependencies: ["LightShowDaemon", "LightShowSystem", "TestSupport"]),
         // Runs the built `lightshow` executable end to end.
         .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "LightShowDaemon"]),
     ]

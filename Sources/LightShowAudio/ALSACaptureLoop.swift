@@ -1,3 +1,4 @@
+import LightShowSystem
 import LightShowCore
 #if canImport(Glibc)
 import Glibc

@@ -1,3 +1,4 @@
+import LightShowSystem
 public import LightShowCore
 import Logging
 

@@ -1,3 +1,4 @@
+import LightShowSystem
 import LightShowCore
 
 /// Where a reader thread hands its blocks: a `BlockChannel` (for `blocks()`), or the consumer's own closure called

@@ -1,3 +1,4 @@
+import LightShowSystem
 public import LightShowCore
 
 /// The demo track as a source: in real time like a live input, or as fast as possible for offline rendering.

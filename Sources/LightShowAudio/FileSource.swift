@@ -1,3 +1,4 @@
+import LightShowSystem
 public import LightShowCore
 
 /// A WAV, FLAC or OGG file decoded by libsndfile: as fast as possible, or paced to the wall clock.

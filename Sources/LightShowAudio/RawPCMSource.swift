@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LightShowSystem
 public import LightShowCore
 
 /// Raw interleaved PCM from a fifo (MPD's fifo output) or stdin, handed on as it arrives.

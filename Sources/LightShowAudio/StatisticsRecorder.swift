@@ -1,3 +1,4 @@
+import LightShowSystem
 import LightShowCore
 
 /// Thread-safe holder of a source's `CaptureStatistics`: the reader thread updates, anyone reads a snapshot.

@@ -1,3 +1,4 @@
+public import LightShowSystem
 import LightShowAudio
 import LightShowCore
 #if canImport(Glibc)

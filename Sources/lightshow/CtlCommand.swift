@@ -2,6 +2,7 @@ public import ArgumentParser
 import LightShowConfig
 import LightShowCore
 import LightShowDaemon
+import LightShowSystem
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

@@ -1,3 +1,4 @@
+import LightShowSystem
 import LightShowAnalysis
 import LightShowAudio
 import LightShowCore

@@ -1,3 +1,4 @@
+import LightShowSystem
 import ArgumentParser
 import LightShowAudio
 import LightShowCore

@@ -1,3 +1,4 @@
+import LightShowSystem
 import Foundation
 import LightShowAnalysis
 @_spi(Testing) import LightShowAudio

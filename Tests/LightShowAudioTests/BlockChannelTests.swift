@@ -1,3 +1,4 @@
+import LightShowSystem
 import Foundation
 @testable import LightShowAudio
 import LightShowCore

@@ -1,3 +1,4 @@
+import LightShowSystem
 import Foundation
 import LightShowAudio
 import LightShowCore

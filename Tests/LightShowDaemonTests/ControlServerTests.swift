@@ -1,3 +1,4 @@
+import LightShowSystem
 import Foundation
 import Testing
 import TestSupport

@@ -21,7 +21,7 @@ import TestSupport
     }
 
     func client(_ address: String, password: String = "") throws -> MPDClient {
-        let client = MPDClient(
+        let client = try MPDClient(
             address: try MPDAddress(parsing: address), password: password,
             backoff: .init(initial: .milliseconds(50), maximum: .milliseconds(500))
         )
@@ -126,7 +126,7 @@ import TestSupport
 
 @Suite struct MPDClientFaultTests {
     func events(from server: ScriptedServer) throws -> (MPDClient, StreamRecorder<MPDEvent>) {
-        let client = MPDClient(
+        let client = try MPDClient(
             address: .tcp(host: "127.0.0.1", port: server.port),
             backoff: .init(initial: .milliseconds(20), maximum: .milliseconds(100)), replyTimeout: .seconds(1)
         )

@@ -120,7 +120,7 @@ import TestSupport
 @Suite(.serialized) struct ShowEngineMPDTests {
     @Test func mpdDrivesStateAndTitleAndSurvivesARestart() async throws {
         let server = try await MPDClientTests.server()
-        let client = MPDClient(
+        let client = try MPDClient(
             address: try MPDAddress(parsing: server.address),
             backoff: .init(initial: .milliseconds(50), maximum: .milliseconds(500))
         )

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 
+public import LightShowSystem
 /// A blocking client of the control socket, for `lightshow ctl`, viewers and tests: one request line out,
 /// reply lines back, with a timeout on every wait.
 public final class ControlClient {

@@ -1,3 +1,4 @@
+import LightShowSystem
 import LightShowAudio
 import LightShowCore
 import Synchronization

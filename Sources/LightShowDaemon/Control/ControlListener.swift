@@ -2,6 +2,7 @@
 import Glibc
 #endif
 
+import LightShowSystem
 /// The listening Unix stream socket: mode 0660 from the moment it appears, and a leftover socket file
 /// from a crash is replaced only after a connect to it fails.
 struct ControlListener: Sendable {

@@ -1,3 +1,4 @@
+public import LightShowSystem
 import Dispatch
 import Foundation
 import Synchronization

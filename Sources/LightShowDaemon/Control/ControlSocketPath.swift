@@ -1,3 +1,4 @@
+public import LightShowSystem
 public import LightShowCore
 
 #if canImport(Glibc)

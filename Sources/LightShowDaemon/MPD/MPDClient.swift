@@ -1,3 +1,4 @@
+import LightShowSystem
 import LightShowAudio
 public import LightShowCore
 public import Logging
@@ -32,7 +33,7 @@ public final class MPDClient: Sendable {
     /// The client's news, in order. Finishes after `stop()`.
     public let events: AsyncStream<MPDEvent>
 
-    private let wake = WakeSignal()
+    private let wake: WakeSignal
     private let started = Atomic<Bool>(false)
     private let password: String
     private let logger: Logger
@@ -47,7 +48,12 @@ public final class MPDClient: Sendable {
         logger: Logger = Logger(label: "lightshow.mpd"),
         backoff: Backoff = Backoff(),
         replyTimeout: Duration = .seconds(5)
-    ) {
+    ) throws(LightShowError) {
+        do {
+            wake = try WakeSignal()
+        } catch {
+            throw LightShowError("MPD client: \(error)", exitStatus: .ioError)
+        }
         self.address = address
         self.password = password
         self.logger = logger

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LightShowSystem
 import LightShowCore
 
 /// One connection to MPD. The socket is nonblocking and every wait goes through poll(2) together with the

@@ -1,15 +1,15 @@
 #if canImport(Glibc)
-import Glibc
+public import Glibc
 #endif
 
 /// A `sockaddr_un` for a filesystem path or, with a leading `@`, the abstract namespace,
 /// with the exact length the kernel must be given (abstract names are not NUL-terminated).
-struct UnixSocketAddress {
+public struct UnixSocketAddress: Sendable {
     private(set) var storage = sockaddr_un()
-    let length: socklen_t
+    public let length: socklen_t
 
     /// Nil when `name` is empty or too long for `sun_path`.
-    init?(_ name: String) {
+    public init?(_ name: String) {
         var bytes = Array(name.utf8)
         let abstract = bytes.first == UInt8(ascii: "@")
         if abstract { bytes[0] = 0 }
@@ -25,29 +25,10 @@ struct UnixSocketAddress {
     }
 
     /// Calls `body` with the address as a `sockaddr` pointer and its length.
-    func withSockaddr<T>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> T) -> T {
+    public func withSockaddr<T>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> T) -> T {
         withUnsafeBytes(of: storage) { raw in
             body(raw.baseAddress!.assumingMemoryBound(to: sockaddr.self), length)
         }
     }
 }
 
-/// A failed system call, with the call and `strerror` text, e.g. `bind /run/x.sock: Address already in use`.
-public struct SystemCallError: Error, CustomStringConvertible, Equatable {
-    public var operation: String
-    public var code: Int32
-
-    /// Captures the current `errno` unless `code` is given.
-    public init(_ operation: String, code: Int32? = nil) {
-        self.operation = operation
-        self.code = code ?? errno
-    }
-
-    public var description: String { "\(operation): \(String(cString: strerror(code)))" }
-}
-
-/// Sets O_NONBLOCK and FD_CLOEXEC on `fd` (for descriptors made without SOCK_NONBLOCK/SOCK_CLOEXEC).
-func makeNonBlocking(_ fd: Int32) {
-    _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-    _ = fcntl(fd, F_SETFD, fcntl(fd, F_GETFD) | FD_CLOEXEC)
-}
