@@ -55,11 +55,18 @@ let package = Package(
         // The interactive viewer's terminal: raw keys, alternate screen, signals, the watch loop.
         // A module of its own because it owns process-wide state (termios, signal handlers) the pure encoder must not.
         .target(name: "LightShowTerminal", dependencies: ["LightShowCore", "LightShowSystem", "LightShowRender", "CTimerFD"], swiftSettings: strict),
+        // Now-playing sources behind one seam: MPD (and desktop players over MPRIS).
+        .target(
+            name: "LightShowNowPlaying",
+            dependencies: ["LightShowCore", "LightShowSystem", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
         // Long-running services: engine, control socket, sd_notify, MPD client, recorder.
         .target(
             name: "LightShowDaemon",
             dependencies: [
                 "LightShowCore", "LightShowSystem", "LightShowConfig", "LightShowAnalysis", "LightShowAudio", "LightShowRender",
+                "LightShowNowPlaying",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -71,7 +78,7 @@ let package = Package(
             name: "lightshow",
             dependencies: [
                 "LightShowCore", "LightShowSystem", "LightShowConfig", "LightShowAnalysis", "LightShowAudio", "LightShowRender",
-                "LightShowDaemon", "LightShowTerminal",
+                "LightShowNowPlaying", "LightShowDaemon", "LightShowTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -86,7 +93,8 @@ let package = Package(
         .testTarget(name: "LightShowAudioTests", dependencies: ["LightShowAudio", "LightShowAnalysis", "LightShowSystem", "TestSupport"]),
         .testTarget(name: "LightShowRenderTests", dependencies: ["LightShowRender", "TestSupport", "CZlib"]),
         .testTarget(name: "LightShowTerminalTests", dependencies: ["LightShowTerminal", "TestSupport"]),
-        .testTarget(name: "LightShowDaemonTests", dependencies: ["LightShowDaemon", "LightShowSystem", "TestSupport"]),
+        .testTarget(name: "LightShowNowPlayingTests", dependencies: ["LightShowNowPlaying", "LightShowSystem", "TestSupport", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "LightShowDaemonTests", dependencies: ["LightShowDaemon", "LightShowNowPlaying", "LightShowSystem", "TestSupport"]),
         // Runs the built `lightshow` executable end to end.
         .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "LightShowDaemon"]),
     ]

@@ -2,6 +2,7 @@ import ArgumentParser
 import LightShowAudio
 import LightShowCore
 import LightShowDaemon
+import LightShowNowPlaying
 
 /// `--format` values; mirrors `AnalysisOutputFormat` so the core type needs no ArgumentParser conformance.
 enum AnalyzeFormatOption: String, CaseIterable, ExpressibleByArgument {
@@ -54,11 +55,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
     /// Frames per second after the default.
     var framesPerSecond: Double { fps ?? 60 }
 
-    @Option(
-        name: .long,
-        help: ArgumentHelp("Follow MPD for the state column (default: [mpd] address of the config).", valueName: "HOST[:PORT]|SOCKET")
-    )
-    var mpd: String?
+    @OptionGroup var player: PlayerOptions
 
     func validate() throws {
         guard framesPerSecond.isFinite, Self.fpsRange.contains(framesPerSecond) else {
@@ -70,7 +67,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
         try await reportingUserErrors {
             var configuration = try global.loadConfiguration()
             try configuration.apply(inputFlags)
-            if let mpd { configuration.mpd.address = mpd }
+            player.apply(to: &configuration)
             try await analyze(configuration)
         }
     }
@@ -82,7 +79,8 @@ struct AnalyzeCommand: AsyncParsableCommand {
             pacing: realtime ? .realtime : .natural
         )
         let engine = ShowEngine(
-            source: source, configuration: configuration, framesPerSecond: framesPerSecond, mpd: try MPDClient(settings: configuration.mpd)
+            source: source, configuration: configuration, framesPerSecond: framesPerSecond,
+            player: try NowPlayingSources.make(configuration)
         )
         let formatter = AnalysisLineFormatter(format: format.outputFormat)
         let writer = StandardOutputWriter(immediate: source.isLive || realtime)

@@ -30,8 +30,7 @@ struct DaemonCommand: AsyncParsableCommand {
 
     @OptionGroup var inputFlags: InputOptions
 
-    @Option(name: .long, help: ArgumentHelp("MPD to follow (default: [mpd] address of the config; \"\" = off).", valueName: "ADDRESS"))
-    var mpd: String?
+    @OptionGroup var player: PlayerOptions
 
     @Option(name: .long, help: "Analysis frames per second streamed to subscribers, 1…240.")
     var fps: Double = 60
@@ -44,7 +43,7 @@ struct DaemonCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingUserErrors {
-            var source = DaemonConfigurationSource(file: global.configFile, mpdAddress: mpd)
+            var source = DaemonConfigurationSource(file: global.configFile, mpdAddress: player.mpd)
             if let spec = try inputFlags.spec() { source.input = spec }
             if let pcm = try inputFlags.pcmFormat() { source.pcmFormat = pcm }
             var logger = Logger(label: "lightshow.daemon")

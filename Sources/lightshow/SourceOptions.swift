@@ -6,6 +6,8 @@ import LightShowCore
 struct SourceOptions: ParsableArguments {
     @OptionGroup var inputFlags: InputOptions
 
+    @OptionGroup var player: PlayerOptions
+
     // A flag plus an optional argument: swift-argument-parser has no option with an optional value.
     @Flag(help: "Attach to a running daemon (at SOCKET, else its default control socket) instead of reading an input.")
     var connect = false
@@ -20,10 +22,14 @@ struct SourceOptions: ParsableArguments {
         if connect && inputFlags.isGiven {
             throw ValidationError("--connect takes the daemon's input; it can't be combined with --input or --format-pcm")
         }
+        if connect && player.isGiven {
+            throw ValidationError("--connect shows the daemon's player state; --mpd belongs to the daemon's own config")
+        }
     }
 
-    /// Applies `--input` and `--format-pcm` over the configuration.
+    /// Applies `--input`, `--format-pcm` and the player flags over the configuration.
     func apply(to configuration: inout Configuration) throws {
         try configuration.apply(inputFlags)
+        player.apply(to: &configuration)
     }
 }

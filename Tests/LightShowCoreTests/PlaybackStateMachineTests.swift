@@ -189,18 +189,18 @@ import Testing
 
     // MARK: MPD
 
-    @Test func mpdStateIsTheTruthWhileConnected() {
+    @Test func playerStateIsTheTruthWhileConnected() {
         var machine = playing()
-        #expect(machine.mpd(.paused) == .pause(.mpd(.paused)))
-        #expect(machine.isMPDConnected)
+        #expect(machine.player(.paused) == .pause(.player(.paused)))
+        #expect(machine.isPlayerConnected)
         // Sound doesn't override MPD's pause.
         #expect(machine.audio(hasSound: true) == .none)
-        #expect(machine.mpd(.playing) == .play(.mpd(.playing)))
+        #expect(machine.player(.playing) == .play(.player(.playing)))
         // Silence only dims: it never stops a show MPD says is playing.
         #expect(silence(&machine, for: .seconds(60), step: .seconds(1)).isEmpty)
         #expect(machine.state == .playing)
         #expect(machine.idleDeadline == nil)
-        #expect(machine.mpd(.stopped) == .stop(.mpd(.stopped)))
+        #expect(machine.player(.stopped) == .stop(.player(.stopped)))
         #expect(machine.audio(hasSound: true) == .none)
         #expect(machine.state == .stopped)
     }
@@ -208,58 +208,58 @@ import Testing
     @Test func mpdConnectingAppliesItsStateOverAUserHold() {
         var machine = playing()
         _ = machine.user(.stop)
-        #expect(machine.mpd(.playing) == .play(.mpd(.playing)))
+        #expect(machine.player(.playing) == .play(.player(.playing)))
     }
 
     @Test func newestCommandWinsBetweenUserAndMPD() {
         var machine = playing()
-        _ = machine.mpd(.playing)
+        _ = machine.player(.playing)
         #expect(machine.user(.pause) == .pause(.user(.pause)))
         // MPD repeating "play" (a new song) doesn't undo the user's pause...
-        #expect(machine.mpd(.playing) == .none)
+        #expect(machine.player(.playing) == .none)
         #expect(machine.state == .paused)
         // ...but a change MPD reports is a newer command.
-        #expect(machine.mpd(.paused) == .none)
-        #expect(machine.reason == .mpd(.paused))
-        #expect(machine.mpd(.playing) == .play(.mpd(.playing)))
+        #expect(machine.player(.paused) == .none)
+        #expect(machine.reason == .player(.paused))
+        #expect(machine.player(.playing) == .play(.player(.playing)))
         #expect(machine.user(.stop) == .stop(.user(.stop)))
-        #expect(machine.mpd(.stopped) == .none)
+        #expect(machine.player(.stopped) == .none)
         #expect(machine.state == .stopped)
     }
 
     @Test func userPlayWorksWithMPDEvenWithoutInput() {
         var machine = Machine(idleAfter: .seconds(10), clock: clock)
-        _ = machine.mpd(.stopped)
+        _ = machine.player(.stopped)
         #expect(machine.user(.play) == .play(.user(.play)))
     }
 
     @Test func losingMPDHandsBackToTheAudio() {
         var machine = playing()
-        _ = machine.mpd(.playing)
+        _ = machine.player(.playing)
         _ = silence(&machine, for: .seconds(20))
         #expect(machine.state == .playing)
-        #expect(machine.mpdLost() == .none)
-        #expect(machine.reason == .mpdLost)
-        #expect(!machine.isMPDConnected)
+        #expect(machine.playerLost() == .none)
+        #expect(machine.reason == .playerLost)
+        #expect(!machine.isPlayerConnected)
         // A full idle_after from the loss, then silence stops the show.
         #expect(silence(&machine, for: .milliseconds(9_900)).isEmpty)
         #expect(silence(&machine, for: .milliseconds(100)) == [.stop(.silence(seconds: 10))])
-        #expect(machine.mpdLost() == .none)
+        #expect(machine.playerLost() == .none)
     }
 
     @Test func losingMPDWhileItHadStoppedLetsSoundPlay() {
         var machine = playing()
-        _ = machine.mpd(.stopped)
+        _ = machine.player(.stopped)
         #expect(machine.audio(hasSound: true) == .none)
-        _ = machine.mpdLost()
+        _ = machine.playerLost()
         #expect(machine.audio(hasSound: true) == .play(.soundReturned))
     }
 
     @Test func losingMPDKeepsAUserHold() {
         var machine = playing()
-        _ = machine.mpd(.playing)
+        _ = machine.player(.playing)
         _ = machine.user(.pause)
-        _ = machine.mpdLost()
+        _ = machine.playerLost()
         #expect(machine.reason == .user(.pause))
         #expect(machine.audio(hasSound: true) == .none)
         #expect(machine.state == .paused)
@@ -267,11 +267,11 @@ import Testing
 
     @Test func reconnectedMPDAppliesItsStateAgain() {
         var machine = playing()
-        _ = machine.mpd(.playing)
-        _ = machine.mpdLost()
+        _ = machine.player(.playing)
+        _ = machine.playerLost()
         _ = silence(&machine, for: .seconds(10))
         #expect(machine.state == .stopped)
-        #expect(machine.mpd(.playing) == .play(.mpd(.playing)))
+        #expect(machine.player(.playing) == .play(.player(.playing)))
     }
 
     @Test func onlyAnAutomaticStopListensForSound() {
@@ -282,9 +282,9 @@ import Testing
         _ = machine.user(.stop)
         #expect(!machine.wakesOnSound)
         _ = machine.user(.play)
-        _ = machine.mpd(.stopped)
+        _ = machine.player(.stopped)
         #expect(!machine.wakesOnSound)
-        _ = machine.mpdLost()
+        _ = machine.playerLost()
         #expect(machine.wakesOnSound)
         _ = machine.inputEnded()
         #expect(!machine.wakesOnSound)
@@ -295,7 +295,7 @@ import Testing
     @Test func reasonsReadWellInALog() {
         #expect(PlaybackReason.silence(seconds: 10.04).description == "silence for 10.0 s")
         #expect(PlaybackReason.user(.toggle).description == "user pressed toggle")
-        #expect(PlaybackReason.mpd(.paused).description == "MPD reports paused")
+        #expect(PlaybackReason.player(.paused).description == "the player reports paused")
         #expect(PlaybackReason.inputEnded.description == "input ended")
     }
 }

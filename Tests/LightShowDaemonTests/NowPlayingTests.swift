@@ -1,5 +1,6 @@
 import LightShowCore
 @testable import LightShowDaemon
+import LightShowNowPlaying
 import Testing
 
 @Suite struct NowPlayingTests {
@@ -15,15 +16,15 @@ import Testing
 
     @Test func mpdSongAndPositionWinWhileKnown() {
         var now = NowPlaying(spec: .alsa(device: "pulse"))
-        now.update(MPDStatus(state: .playing, title: "Song", elapsed: 10, duration: 11), at: 100)
+        now.update(NowPlayingStatus(state: .playing, title: "Song", elapsed: 10, duration: 11), at: 100)
         #expect(now.title == "Song")
         // Elapsed runs on while MPD plays, up to the song's end.
         #expect(now.elapsed(at: 100.5, audioTime: 0) == 10.5)
         #expect(now.elapsed(at: 200, audioTime: 0) == 11)
-        now.update(MPDStatus(state: .paused, title: "Song", elapsed: 10.5, duration: 11), at: 101)
+        now.update(NowPlayingStatus(state: .paused, title: "Song", elapsed: 10.5, duration: 11), at: 101)
         #expect(now.elapsed(at: 150, audioTime: 0) == 10.5)
         // A song without tags or position: the input's title, no elapsed.
-        now.update(MPDStatus(state: .stopped), at: 102)
+        now.update(NowPlayingStatus(state: .stopped), at: 102)
         #expect(now.title == "pulse")
         #expect(now.elapsed(at: 103, audioTime: 0) == nil)
         now.update(nil, at: 104)

@@ -3,6 +3,7 @@ import LightShowAudio
 import LightShowCore
 import LightShowDaemon
 import Synchronization
+import LightShowNowPlaying
 import Testing
 import TestSupport
 
@@ -119,20 +120,20 @@ import TestSupport
 /// The engine following a real MPD: its state is the truth, its song is the title.
 @Suite(.serialized) struct ShowEngineMPDTests {
     @Test func mpdDrivesStateAndTitleAndSurvivesARestart() async throws {
-        let server = try await MPDClientTests.server()
+        let server = try await MPDServer.withTestTracks()
         let client = try MPDClient(
             address: try MPDAddress(parsing: server.address),
             backoff: .init(initial: .milliseconds(50), maximum: .milliseconds(500))
         )
         let source = try AudioSources.open(.demo, pacing: .realtime)
         let engine = ShowEngine(source: source, configuration: ShowEngineTests.configuration,
-                                framesPerSecond: ShowEngineTests.fps, mpd: client)
+                                framesPerSecond: ShowEngineTests.fps, player: client)
         let (frames, task) = ShowEngineTests.start(engine)
         defer { task.cancel() }
 
         // MPD starts stopped, and its word outranks the demo's sound: the show stops and goes dark.
         try await waitFor("MPD connected and stopped", timeout: 20) {
-            engine.status.mpdConnected && engine.status.state == .stopped
+            engine.status.playerConnected && engine.status.state == .stopped
         }
 
         try server.mpc("play", "1")
@@ -142,7 +143,7 @@ import TestSupport
         }
         let latency = ContinuousClock.now - sent
         #expect(latency < .milliseconds(200), "state reached the engine after \(latency)")
-        #expect(engine.status.reason == .mpd(.playing))
+        #expect(engine.status.reason == .player(.playing))
         let playing = try await frames.first("a playing frame with the title") {
             $0.state == .playing && $0.title == "Test Tone"
         }
@@ -154,18 +155,18 @@ import TestSupport
 
         try server.mpc("stop")
         try await waitFor("stopped", timeout: 10) { engine.status.state == .stopped }
-        #expect(engine.status.reason == .mpd(.stopped))
+        #expect(engine.status.reason == .player(.stopped))
 
         // MPD goes away: the demo's sound takes over; MPD back: its state rules again, without a restart.
         server.kill()
         try await waitFor("MPD lost, sound playing", timeout: 10) {
-            !engine.status.mpdConnected && engine.status.state == .playing
+            !engine.status.playerConnected && engine.status.state == .playing
         }
         #expect(engine.status.reason == .soundReturned)
         #expect(engine.status.title == "Demo")
         try await server.start()
         try await waitFor("reconnected and stopped", timeout: 10) {
-            engine.status.mpdConnected && engine.status.state == .stopped
+            engine.status.playerConnected && engine.status.state == .stopped
         }
     }
 }

@@ -18,6 +18,19 @@ public final class MPDServer: @unchecked Sendable {
         case pulse(PulseAudioServer)
     }
 
+    /// A server with one tagged FLAC ("Test Tone") and one untagged WAV, both in the queue.
+    public static func withTestTracks(password: String? = nil, output: Output = .null) async throws -> MPDServer {
+        let server = try await MPDServer(password: password, output: output) { music in
+            try ExternalTool.run("sox", ["-n", "-c", "2", "-r", "44100", "--comment", "TITLE=Test Tone",
+                                         "\(music)/tone.flac", "synth", "60", "sine", "440"])
+            try ExternalTool.run("sox", ["-n", "-c", "2", "-r", "44100", "\(music)/beat.wav", "synth", "60", "sine", "80"])
+        }
+        try server.mpc("update", "--wait", password: password)
+        try server.mpc("add", "tone.flac", password: password)
+        try server.mpc("add", "beat.wav", password: password)
+        return server
+    }
+
     private let environment: [String: String]
 
     /// Writes the config and starts MPD; `prepare` writes the tracks into the music directory.

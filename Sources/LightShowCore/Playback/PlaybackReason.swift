@@ -1,6 +1,12 @@
 /// A command from the person watching: keys in `watch`, or `lightshow ctl`.
 public enum UserCommand: String, Sendable, Hashable, Codable, CaseIterable {
     case play, pause, toggle, stop
+
+    /// A toggle made explicit against `state`, for a player that must be told play or pause.
+    public func resolved(from state: PlaybackState) -> UserCommand {
+        guard self == .toggle else { return self }
+        return state == .playing ? .pause : .play
+    }
 }
 
 /// Why the playback state is what it is. Every transition carries one, and the engine logs it once.
@@ -14,10 +20,10 @@ public enum PlaybackReason: Sendable, Equatable, CustomStringConvertible {
     /// No sound for this long (at least `idle_after`).
     case silence(seconds: Double)
     case soundReturned
-    /// MPD reported this state.
-    case mpd(PlaybackState)
-    /// MPD went away; the state it set is kept until the audio or the user says otherwise.
-    case mpdLost
+    /// The now-playing source (MPD, an MPRIS player) reported this state.
+    case player(PlaybackState)
+    /// The now-playing source went away; the state it set is kept until the audio or the user says otherwise.
+    case playerLost
 
     public var description: String {
         switch self {
@@ -28,8 +34,8 @@ public enum PlaybackReason: Sendable, Equatable, CustomStringConvertible {
         case .silence(let seconds):
             "silence for \((seconds * 10).rounded() / 10) s"
         case .soundReturned: "sound returned"
-        case .mpd(let state): "MPD reports \(state.rawValue)"
-        case .mpdLost: "MPD connection lost"
+        case .player(let state): "the player reports \(state.rawValue)"
+        case .playerLost: "the player went away"
         }
     }
 }

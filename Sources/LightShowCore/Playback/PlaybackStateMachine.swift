@@ -4,11 +4,11 @@
 /// only from the injected clock, so tests drive it with a manual one.
 ///
 /// Precedence:
-/// - An explicit command (the user's, or a change MPD reports) outranks the silence heuristics.
-///   Between user and MPD, the newest command wins.
+/// - An explicit command (the user's, or a change the player reports) outranks the silence heuristics.
+///   Between user and player, the newest command wins.
 /// - A user's pause or stop holds until the user plays again, whatever the audio does.
 /// - An automatic idle stop ends as soon as sound returns.
-/// - While MPD is connected its state is the truth: silence never stops the show then (the lights only go dim).
+/// - While a now-playing source (MPD, MPRIS) is connected its state is the truth: silence never stops the show then (the lights only go dim).
 /// - The end of the input stops the show until the input starts again.
 public struct PlaybackStateMachine<C: Clock>: Sendable where C.Duration == Duration {
     /// What the owner must do after an event.
@@ -43,8 +43,8 @@ public struct PlaybackStateMachine<C: Clock>: Sendable where C.Duration == Durat
     public private(set) var state: PlaybackState = .stopped
     /// Why `state` is what it is (updated even when a command confirms the current state).
     public private(set) var reason: PlaybackReason = .initial
-    /// MPD's last reported state while it is connected; nil while MPD is off or unreachable.
-    public private(set) var mpdState: PlaybackState?
+    /// The player's last reported state while it is connected; nil while there is none or it is unreachable.
+    public private(set) var playerState: PlaybackState?
     public private(set) var isInputRunning = false
 
     private let clock: C
@@ -59,10 +59,10 @@ public struct PlaybackStateMachine<C: Clock>: Sendable where C.Duration == Durat
     }
 
     public init(settings: PlaybackSettings, clock: C) {
-        self.init(idleAfter: .milliseconds(Int64((settings.idleAfterSeconds * 1000).rounded())), clock: clock)
+        self.init(idleAfter: .milliseconds(Int64(saturating: (settings.idleAfterSeconds * 1000).rounded())), clock: clock)
     }
 
-    public var isMPDConnected: Bool { mpdState != nil }
+    public var isPlayerConnected: Bool { playerState != nil }
 
     /// The instant at which continued silence would stop the show, or nil when silence can't change anything now.
     /// The owner checks back with `timeoutTriggered()` then, so a source that delivers nothing still idles out.
@@ -71,7 +71,7 @@ public struct PlaybackStateMachine<C: Clock>: Sendable where C.Duration == Durat
     }
 
     /// True when sound would change the state now (an automatic stop or pause), so a sleeping show must keep
-    /// listening; false under a command (a user's stop, MPD), when no audio matters until the state changes.
+    /// listening; false under a command (a user's stop, the player), when no audio matters until the state changes.
     public var wakesOnSound: Bool { state != .playing && followsAudio }
 
     // MARK: Events
@@ -88,7 +88,7 @@ public struct PlaybackStateMachine<C: Clock>: Sendable where C.Duration == Durat
         case .stop: target = .stopped
         }
         // Nothing to play once the input is over.
-        if target == .playing && !isInputRunning && !isMPDConnected { return .none }
+        if target == .playing && !isInputRunning && !isPlayerConnected { return .none }
         if target == .playing { lastSound = clock.now }
         return enter(target, because: .user(command))
     }
@@ -96,7 +96,7 @@ public struct PlaybackStateMachine<C: Clock>: Sendable where C.Duration == Durat
     public mutating func inputStarted() -> Action {
         isInputRunning = true
         lastSound = clock.now
-        guard !isMPDConnected, state == .stopped, !isUserHold else { return .none }
+        guard !isPlayerConnected, state == .stopped, !isUserHold else { return .none }
         return enter(.playing, because: .inputStarted)
     }
 
@@ -121,29 +121,29 @@ public struct PlaybackStateMachine<C: Clock>: Sendable where C.Duration == Durat
         return enter(.stopped, because: .silence(seconds: quiet.inSeconds))
     }
 
-    /// MPD is connected and reports `reported` (after connecting, and after every `changed: player`).
-    public mutating func mpd(_ reported: PlaybackState) -> Action {
-        let previous = mpdState
-        mpdState = reported
+    /// The now-playing source is connected and reports `reported` (after connecting, and after every change).
+    public mutating func player(_ reported: PlaybackState) -> Action {
+        let previous = playerState
+        playerState = reported
         // The same state again (a new song, say) leaves any newer user command in place.
         guard previous != reported else { return .none }
         lastSound = clock.now
-        return enter(reported, because: .mpd(reported))
+        return enter(reported, because: .player(reported))
     }
 
-    /// MPD went away or can't be reached: its word is no longer the truth, so the audio heuristics take over.
-    public mutating func mpdLost() -> Action {
-        guard mpdState != nil else { return .none }
-        mpdState = nil
-        // A full idle_after from now, so losing MPD doesn't stop the show at once.
+    /// The player went away or can't be reached: its word is no longer the truth, so the audio heuristics take over.
+    public mutating func playerLost() -> Action {
+        guard playerState != nil else { return .none }
+        playerState = nil
+        // A full idle_after from now, so losing the player doesn't stop the show at once.
         lastSound = clock.now
-        if case .mpd = reason { reason = .mpdLost }
+        if case .player = reason { reason = .playerLost }
         return .none
     }
 
     // MARK: Rules
 
-    /// A user's pause or stop, which only the user (or a new MPD state) lifts.
+    /// A user's pause or stop, which only the user (or a new player state) lifts.
     private var isUserHold: Bool {
         if case .user = reason { return state != .playing }
         return false
@@ -151,9 +151,9 @@ public struct PlaybackStateMachine<C: Clock>: Sendable where C.Duration == Durat
 
     /// True when silence may stop the show and sound may start it again.
     private var followsAudio: Bool {
-        guard isInputRunning, !isMPDConnected, !isUserHold else { return false }
+        guard isInputRunning, !isPlayerConnected, !isUserHold else { return false }
         switch reason {
-        case .inputEnded, .mpd: return false
+        case .inputEnded, .player: return false
         default: return true
         }
     }

@@ -1,10 +1,12 @@
 import LightShowAnalysis
+public import LightShowNowPlaying
 public import LightShowAudio
 public import LightShowCore
 public import Logging
 import Synchronization
 
-/// Joins an audio source, the analyser, the playback-state machine, user commands and MPD into the frames every
+/// Joins an audio source, the analyser, the playback-state machine, user commands and a now-playing source (MPD,
+/// MPRIS) into the frames every
 /// sink draws.
 ///
 /// While the show is stopped and dark on a live input, analysis and rendering sleep: each captured block gets
@@ -13,7 +15,7 @@ public final class ShowEngine: Sendable {
     public let source: any AudioSource
     private let configuration: Configuration
     private let framesPerSecond: Double
-    private let mpd: MPDClient?
+    private let player: (any NowPlayingSource)?
     private let logger: Logger
     private let makeAnalyzer: @Sendable () -> any BlockAnalyzer
     private let events: AsyncStream<ShowEvent>
@@ -26,19 +28,19 @@ public final class ShowEngine: Sendable {
         source: any AudioSource,
         configuration: Configuration,
         framesPerSecond: Double,
-        mpd: MPDClient? = nil,
+        player: (any NowPlayingSource)? = nil,
         logger: Logger = Logger(label: "lightshow.engine"),
         makeAnalyzer: @escaping @Sendable () -> any BlockAnalyzer
     ) {
         self.source = source
         self.configuration = configuration
         self.framesPerSecond = framesPerSecond
-        self.mpd = mpd
+        self.player = player
         self.logger = logger
         self.makeAnalyzer = makeAnalyzer
         (events, inbox) = AsyncStream.makeStream(of: ShowEvent.self)
         currentStatus = Mutex(ShowStatus(
-            state: .stopped, reason: .initial, title: source.spec.defaultTitle, mpdConnected: false
+            state: .stopped, reason: .initial, title: source.spec.defaultTitle, playerConnected: false
         ))
     }
 
@@ -47,12 +49,12 @@ public final class ShowEngine: Sendable {
         source: any AudioSource,
         configuration: Configuration,
         framesPerSecond: Double,
-        mpd: MPDClient? = nil,
+        player: (any NowPlayingSource)? = nil,
         logger: Logger = Logger(label: "lightshow.engine")
     ) {
         let sampleRate = source.sampleRate
         self.init(
-            source: source, configuration: configuration, framesPerSecond: framesPerSecond, mpd: mpd, logger: logger
+            source: source, configuration: configuration, framesPerSecond: framesPerSecond, player: player, logger: logger
         ) { [analysis = configuration.analysis, bands = configuration.bands] in
             LevelAnalyzer(settings: analysis, bands: bands, sampleRate: sampleRate, framesPerSecond: framesPerSecond)
         }
@@ -76,22 +78,22 @@ public final class ShowEngine: Sendable {
     /// or `onFrame` throws. Call once.
     ///
     /// Audio is handled where the source delivers it (a live source's own reader thread), with the engine's state
-    /// locked, so a block costs no extra wake-up; commands, MPD and timers take the same lock. `onFrame` is
+    /// locked, so a block costs no extra wake-up; commands, the player and timers take the same lock. `onFrame` is
     /// called under that lock, never twice at once. `afterFrames` follows each block or event that produced
     /// frames, so a sink that only wants the newest (a viewer) can act once per batch rather than per frame.
     public func run(onFrame: @escaping FrameOutput, afterFrames: @escaping @Sendable () -> Void = {}) async throws {
         guard !hasRun.exchange(true, ordering: .relaxed) else {
             throw LightShowError("the show engine runs only once", exitStatus: .usage)
         }
-        let follower = mpd.map { client in
-            client.start()
+        let follower = player.map { player in
+            player.start()
             return Task { [inbox] in
-                for await event in client.events { inbox.yield(.mpd(event)) }
+                for await event in player.events { inbox.yield(.player(event)) }
             }
         }
         defer {
             follower?.cancel()
-            mpd?.stop()
+            player?.stop()
         }
         let report: (ShowStatus) -> Void = { status in self.currentStatus.withLock { $0 = status } }
         let analyzer = makeAnalyzer()
@@ -99,7 +101,7 @@ public final class ShowEngine: Sendable {
             try await drive(ShowLoop(
                 clock: ContinuousClock(), followAudio: nil, analyzer: analyzer, spec: source.spec,
                 configuration: configuration, framesPerSecond: framesPerSecond,
-                inbox: inbox, logger: logger, report: report
+                inbox: inbox, player: player, logger: logger, report: report
             ), onFrame: onFrame, afterFrames: afterFrames)
         } else {
             let clock = ManualClock()
@@ -107,7 +109,7 @@ public final class ShowEngine: Sendable {
                 clock: clock, followAudio: { clock.advance(to: .init(offset: .seconds($0))) },
                 analyzer: analyzer, spec: source.spec,
                 configuration: configuration, framesPerSecond: framesPerSecond,
-                inbox: inbox, logger: logger, report: report
+                inbox: inbox, player: player, logger: logger, report: report
             ), onFrame: onFrame, afterFrames: afterFrames)
         }
     }
@@ -117,7 +119,7 @@ public final class ShowEngine: Sendable {
     ) async throws {
         let show = LockedShow(loop, afterFrames: afterFrames)
         show.state.withLock { $0.begin() }
-        // Commands, MPD and timers, on a task of their own.
+        // Commands, the player and timers, on a task of their own.
         let listener = Task { [events] in
             for await event in events {
                 do {

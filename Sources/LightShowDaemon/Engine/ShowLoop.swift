@@ -1,4 +1,5 @@
 public import LightShowCore
+import LightShowNowPlaying
 import Logging
 
 /// Where frames go: called with the engine's state locked, so calls never overlap.
@@ -6,7 +7,7 @@ public typealias FrameOutput = @Sendable (ShowFrame) throws -> Void
 
 /// Everything the engine hears about besides the audio.
 enum ShowEvent: Sendable {
-    case mpd(MPDEvent)
+    case player(NowPlayingEvent)
     case user(UserCommand)
     /// A reloaded configuration (bands and analysis settings).
     case reconfigure(Configuration)
@@ -23,6 +24,8 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
     let followAudio: ((Double) -> Void)?
     let analyzer: any BlockAnalyzer
     let inbox: AsyncStream<ShowEvent>.Continuation
+    /// Where the user's commands go on to (MPD, an MPRIS player), if anywhere.
+    let player: (any NowPlayingSource)?
     let logger: Logger
     let report: (ShowStatus) -> Void
     let frameInterval: Duration
@@ -48,12 +51,14 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
     init(
         clock: C, followAudio: ((Double) -> Void)?, analyzer: any BlockAnalyzer, spec: InputSpec,
         configuration: Configuration, framesPerSecond: Double,
-        inbox: AsyncStream<ShowEvent>.Continuation, logger: Logger, report: @escaping (ShowStatus) -> Void
+        inbox: AsyncStream<ShowEvent>.Continuation, player: (any NowPlayingSource)?, logger: Logger,
+        report: @escaping (ShowStatus) -> Void
     ) {
         self.clock = clock
         self.followAudio = followAudio
         self.analyzer = analyzer
         self.inbox = inbox
+        self.player = player
         self.logger = logger
         self.report = report
         frameInterval = .seconds(1 / max(1, framesPerSecond))
@@ -81,23 +86,26 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
         timer = nil
     }
 
-    /// Everything but the audio: commands, MPD, reloads, timers.
+    /// Everything but the audio: commands, the now-playing source, reloads, timers.
     mutating func handle(_ event: ShowEvent, _ onFrame: FrameOutput) throws {
         let before = (state: machine.state, title: nowPlaying.title)
         defer { armTimer() }
         switch event {
-        case .mpd(.status(let status)):
+        case .player(.status(let status)):
             let previousTitle = nowPlaying.title
             nowPlaying.update(status, at: showSeconds)
             if nowPlaying.title != previousTitle { logger.info("title: \(nowPlaying.title)") }
-            apply(machine.mpd(status.state))
+            apply(machine.player(status.state))
             askForRefresh()
-        case .mpd(.lost):
+        case .player(.lost):
             nowPlaying.update(nil, at: showSeconds)
-            apply(machine.mpdLost())
+            apply(machine.playerLost())
             askForRefresh()
         case .user(let command):
+            let resolved = command.resolved(from: machine.state)
             apply(machine.user(command))
+            // The player follows the user; its report then confirms the state shown at once here.
+            if machine.isPlayerConnected, nowPlaying.playerAcceptsCommands { player?.forward(resolved) }
         case .reconfigure(let configuration):
             analyzer.reconfigure(analysis: configuration.analysis, bands: configuration.bands)
             silenceThresholdDBFS = configuration.analysis.silenceThresholdDBFS
@@ -106,7 +114,7 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
             apply(machine.timeoutTriggered())
             try refreshIfStalled(onFrame)
         }
-        // On a live input, a change shows at once (a key press, MPD), not with the next analysis frame.
+        // On a live input, a change shows at once (a key press, the player), not with the next analysis frame.
         if isLive && (machine.state != before.state || nowPlaying.title != before.title) {
             try emit(time: lastAudioTime, live: nil, onFrame)
         }
@@ -163,7 +171,7 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
             askForRefresh()
         }
         report(ShowStatus(
-            state: machine.state, reason: machine.reason, title: nowPlaying.title, mpdConnected: machine.isMPDConnected
+            state: machine.state, reason: machine.reason, title: nowPlaying.title, playerConnected: machine.isPlayerConnected
         ))
     }
 

@@ -5,13 +5,13 @@ public struct ShowStatus: Sendable, Equatable {
     public var state: PlaybackState
     public var reason: PlaybackReason
     public var title: String
-    /// True while MPD is connected and its state is the truth.
-    public var mpdConnected: Bool
+    /// True while a now-playing source (MPD, MPRIS) is connected and its state is the truth.
+    public var playerConnected: Bool
 
-    public init(state: PlaybackState, reason: PlaybackReason, title: String, mpdConnected: Bool) {
+    public init(state: PlaybackState, reason: PlaybackReason, title: String, playerConnected: Bool) {
         self.state = state
         self.reason = reason
         self.title = title
-        self.mpdConnected = mpdConnected
+        self.playerConnected = playerConnected
     }
 }

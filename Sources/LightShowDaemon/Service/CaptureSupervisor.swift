@@ -1,5 +1,6 @@
 import LightShowAudio
 import LightShowCore
+import LightShowNowPlaying
 import Logging
 import Synchronization
 
@@ -59,14 +60,14 @@ struct CaptureSupervisor: Sendable {
             opened()
             return .failed
         }
-        let mpd: MPDClient?
+        let player: (any NowPlayingSource)?
         do {
-            mpd = try MPDClient(settings: configuration.mpd, logger: Logger(label: "lightshow.mpd"))
+            player = try NowPlayingSources.make(configuration)
         } catch {
-            logger.warning("[mpd] \(error.description); following the audio alone")
-            mpd = nil
+            logger.warning("\(error.message); following the audio alone")
+            player = nil
         }
-        let engine = ShowEngine(source: source, configuration: configuration, framesPerSecond: framesPerSecond, mpd: mpd)
+        let engine = ShowEngine(source: source, configuration: configuration, framesPerSecond: framesPerSecond, player: player)
         let run = Task { [publish] in try await engine.run { publish($0) } }
         state.capture.withLock { capture in
             capture.source = source

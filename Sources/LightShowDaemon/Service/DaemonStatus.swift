@@ -48,7 +48,7 @@ public struct DaemonStatus: Sendable {
             "reopens": .number(Double(capture.reopens)),
             "clients": .number(Double(clients)),
             "subscribers": .number(Double(subscribers)),
-            "mpd": .bool(show?.mpdConnected ?? false),
+            "player": .bool(show?.playerConnected ?? false),
             "config": .string(configFile ?? "(built-in defaults)"),
         ]
         if let openError { result["error"] = .string(openError) }

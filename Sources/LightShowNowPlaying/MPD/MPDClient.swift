@@ -1,23 +1,13 @@
 import LightShowSystem
-import LightShowAudio
 public import LightShowCore
 public import Logging
 import Synchronization
-
-/// What the MPD client tells the show.
-public enum MPDEvent: Sendable, Equatable {
-    /// MPD is connected; its state and song, after connecting and after every change of the player.
-    case status(MPDStatus)
-    /// MPD can't be reached or its connection failed: its state is unknown until the next `.status`.
-    /// Sent once per outage while the client keeps reconnecting.
-    case lost(String)
-}
 
 /// Follows MPD's player: connects, reads `status` + `currentsong`, then waits on `idle player` and reads them again
 /// after every change. Reconnects with backoff when MPD goes away or says something malformed.
 ///
 /// All socket I/O runs on the client's own thread, so nothing it does can block or crash the show.
-public final class MPDClient: Sendable {
+public final class MPDClient: NowPlayingSource {
     /// How reconnecting backs off.
     public struct Backoff: Sendable {
         public var initial: Duration
@@ -30,17 +20,21 @@ public final class MPDClient: Sendable {
     }
 
     public let address: MPDAddress
+    public var name: String { "MPD at \(address)" }
     /// The client's news, in order. Finishes after `stop()`.
-    public let events: AsyncStream<MPDEvent>
+    public let events: AsyncStream<NowPlayingEvent>
 
     private let wake: WakeSignal
+    /// Rung by `forward`, to break into `idle`; the commands wait in `pending`.
+    private let commandSignal: WakeSignal
+    private let pending = Mutex<[UserCommand]>([])
     private let started = Atomic<Bool>(false)
     private let password: String
     private let logger: Logger
     private let backoff: Backoff
     /// How long MPD may take to answer a command (not `idle`, which waits for news).
     private let replyTimeout: Duration
-    private let continuation: AsyncStream<MPDEvent>.Continuation
+    private let continuation: AsyncStream<NowPlayingEvent>.Continuation
 
     public init(
         address: MPDAddress,
@@ -49,8 +43,13 @@ public final class MPDClient: Sendable {
         backoff: Backoff = Backoff(),
         replyTimeout: Duration = .seconds(5)
     ) throws(LightShowError) {
+        // A line break in the password would end the command and start another one.
+        guard !password.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+            throw LightShowError("[mpd] password must not contain control characters (such as a line break)", exitStatus: .config)
+        }
         do {
             wake = try WakeSignal()
+            commandSignal = try WakeSignal()
         } catch {
             throw LightShowError("MPD client: \(error)", exitStatus: .ioError)
         }
@@ -86,6 +85,15 @@ public final class MPDClient: Sendable {
         wake.signal()
     }
 
+    /// Sends play, pause or stop to MPD on the client's thread (at most a few queued; a burst keeps the newest).
+    public func forward(_ command: UserCommand) {
+        pending.withLock { queue in
+            if queue.count >= 4 { queue.removeFirst() }
+            queue.append(command)
+        }
+        commandSignal.signal()
+    }
+
     // MARK: The client's thread
 
     private func run() {
@@ -117,7 +125,7 @@ public final class MPDClient: Sendable {
     }
 
     /// One connection, from the greeting until something goes wrong.
-    private func session(onStatus: (MPDStatus) -> Void) throws(MPDError) {
+    private func session(onStatus: (NowPlayingStatus) -> Void) throws(MPDError) {
         let socket = try MPDSocket.connect(to: address, wakeFD: wake.readFD, timeout: replyTimeout)
         let version = try MPDProtocol.version(fromGreeting: socket.readLine(timeout: replyTimeout))
         if !password.isEmpty {
@@ -125,16 +133,61 @@ public final class MPDClient: Sendable {
             _ = try socket.readReply(timeout: replyTimeout)
         }
         logger.info("connected to MPD \(version) at \(address)")
+        socket.interruptFD = commandSignal.readFD
+        var state = PlaybackState.stopped
         while true {
+            try send(pendingCommands(), from: state, over: socket)
             try socket.send("status", timeout: replyTimeout)
             let status = try socket.readReply(timeout: replyTimeout)
             try socket.send("currentsong", timeout: replyTimeout)
             let song = try socket.readReply(timeout: replyTimeout)
-            onStatus(try MPDStatus(status: status, currentSong: song))
+            let reported = try NowPlayingStatus(mpdStatus: status, currentSong: song)
+            state = reported.state
+            onStatus(reported)
             try socket.send("idle player", timeout: replyTimeout)
-            // No time-out: idle returns when the player changes, however long that takes.
-            for field in try socket.readReply(timeout: nil) where field.key != "changed" {
-                throw .protocolError("idle reply has '\(field.key)', expected 'changed'")
+            do throws(MPDError) {
+                // No time-out: idle returns when the player changes, however long that takes.
+                for field in try socket.readReply(timeout: nil) where field.key != "changed" {
+                        throw .protocolError("idle reply has '\(SafeText.sanitized(field.key, limit: 40))', expected 'changed'")
+                }
+            } catch .interrupted {
+                // A command to send: leave idle (its reply may carry a change that raced us) and loop.
+                try socket.send("noidle", timeout: replyTimeout)
+                _ = try socket.readReply(timeout: replyTimeout)
+            }
+        }
+    }
+
+    private func pendingCommands() -> [UserCommand] {
+        commandSignal.consume()
+        return pending.withLock { queue in
+            defer { queue.removeAll() }
+            return queue
+        }
+    }
+
+    /// MPD's words for the user's commands. A refusal (nothing queued to play, say) is logged, not fatal.
+    private func send(_ commands: [UserCommand], from state: PlaybackState, over socket: MPDSocket) throws(MPDError) {
+        var state = state
+        for command in commands {
+            let line: String
+            switch command.resolved(from: state) {
+            case .play, .toggle:
+                line = state == .paused ? "pause 0" : "play"
+                state = .playing
+            case .pause:
+                line = "pause 1"
+                state = .paused
+            case .stop:
+                line = "stop"
+                state = .stopped
+            }
+            try socket.send(line, timeout: replyTimeout)
+            do throws(MPDError) {
+                _ = try socket.readReply(timeout: replyTimeout)
+                logger.info("sent '\(line)' to MPD at \(address)")
+            } catch .ack(let refusal) {
+                logger.warning("MPD at \(address) refused '\(line)': \(refusal)")
             }
         }
     }

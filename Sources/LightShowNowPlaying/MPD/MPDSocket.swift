@@ -9,10 +9,16 @@ import LightShowCore
 /// Used only by the client's own thread.
 final class MPDSocket {
     static let maximumLineLength = 64 * 1024
+    /// A reply longer than this (in lines or bytes) is a hostile or broken server, not a status.
+    static let maximumReplyLines = 4096
+    static let maximumReplyBytes = 1 << 20
 
     private let fd: Int32
     private let wakeFD: Int32
     private var buffer: [UInt8] = []
+    /// While set (≥ 0), a wait also ends when this descriptor is readable, with `MPDError.interrupted`: the
+    /// client's command signal, so a forwarded command can break into `idle`.
+    var interruptFD: Int32 = -1
 
     private init(fd: Int32, wakeFD: Int32) {
         self.fd = fd
@@ -127,14 +133,23 @@ final class MPDSocket {
         }
     }
 
-    /// Reads a reply up to its `OK`. An `ACK` becomes `MPDError.ack`.
+    /// Reads a reply up to its `OK`. An `ACK` becomes `MPDError.ack`. `timeout` bounds the whole reply, which is
+    /// also capped in lines and bytes, so a server that streams without end can't grow our memory.
     func readReply(timeout: Duration?) throws(MPDError) -> [MPDField] {
+        let deadline = timeout.map { ContinuousClock.now.advanced(by: $0) }
         var fields: [MPDField] = []
+        var bytes = 0
         while true {
-            switch try MPDProtocol.parse(readLine(timeout: timeout)) {
+            let remaining = deadline.map { max(.zero, ContinuousClock.now.duration(to: $0)) }
+            let line = try readLine(timeout: remaining)
+            bytes += line.utf8.count + 1
+            switch try MPDProtocol.parse(line) {
             case .ok: return fields
-            case .ack(let line): throw .ack(line)
+            case .ack(let line): throw .ack(SafeText.sanitized(line, limit: 200))
             case .field(let field): fields.append(field)
+            }
+            guard fields.count <= Self.maximumReplyLines, bytes <= Self.maximumReplyBytes else {
+                throw .protocolError("reply longer than \(Self.maximumReplyLines) lines or \(Self.maximumReplyBytes) bytes")
             }
         }
     }
@@ -146,16 +161,18 @@ final class MPDSocket {
 
     /// Waits until the socket is ready for `events`; throws `.stopped` when woken, `.unreachable` on time-out.
     private func wait(for events: Int16, timeout: Duration?) throws(MPDError) {
-        var fds = [pollfd(fd: fd, events: events, revents: 0), pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)]
-        let milliseconds = timeout.map { Int32(clamping: Int64(($0.inSeconds * 1000).rounded(.up))) } ?? -1
-        while true {
-            let ready = poll(&fds, 2, milliseconds)
-            if ready < 0 && errno == EINTR { continue }
-            guard ready >= 0 else { throw .unreachable("poll failed: \(Self.errorText())") }
-            if fds[1].revents != 0 { throw .stopped }
-            guard ready > 0 else { throw .unreachable("MPD did not answer within \(timeout?.inSeconds ?? 0) s") }
-            // Readiness, hang-up or error: the read or write that follows tells which.
-            return
+        var fds = [
+            pollfd(fd: fd, events: events, revents: 0),
+            pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: interruptFD, events: Int16(POLLIN), revents: 0),
+        ]
+        let ready = Poll.wait(&fds, count: fds.count, timeout: timeout)
+        guard ready >= 0 else { throw .unreachable("poll failed: \(Self.errorText())") }
+        if fds[1].revents != 0 { throw .stopped }
+        if fds[2].revents != 0 { throw .interrupted }
+        guard ready > 0 else {
+            throw .unreachable("MPD did not answer within \((timeout ?? .zero).inSeconds.rounded()) s")
         }
+        // Readiness, hang-up or error: the read or write that follows tells which.
     }
 }

@@ -1,36 +1,23 @@
 public import LightShowCore
 
-/// What MPD says it is doing, from `status` + `currentsong`.
-public struct MPDStatus: Sendable, Equatable {
-    public var state: PlaybackState
-    /// `Title`, else `Artist – file name`, else the file name; nil when there is no current song.
-    public var title: String?
-    /// Seconds into the song when MPD answered.
-    public var elapsed: Double?
-    public var duration: Double?
-
-    public init(state: PlaybackState, title: String? = nil, elapsed: Double? = nil, duration: Double? = nil) {
-        self.state = state
-        self.title = title
-        self.elapsed = elapsed
-        self.duration = duration
-    }
-
+/// MPD's `status` + `currentsong` replies as the show sees them.
+extension NowPlayingStatus {
     /// Builds the status from the key/value pairs of a `status` and a `currentsong` reply.
     /// A reply without a known `state` is malformed.
-    public init(status: [MPDField], currentSong: [MPDField]) throws(MPDError) {
+    public init(mpdStatus status: [MPDField], currentSong: [MPDField]) throws(MPDError) {
         func value(_ key: String, in fields: [MPDField]) -> String? {
             fields.first { $0.key == key }?.value
         }
+        let state: PlaybackState
         switch value("state", in: status) {
         case "play": state = .playing
         case "pause": state = .paused
         case "stop": state = .stopped
         case let other:
-            throw .protocolError("status reply has state '\(other ?? "(missing)")', expected play, pause or stop")
+            throw .protocolError("status reply has state '\(SafeText.sanitized(other ?? "(missing)", limit: 40))', expected play, pause or stop")
         }
-        elapsed = value("elapsed", in: status).flatMap(Double.init)
-        duration = value("duration", in: status).flatMap(Double.init)
+        var elapsed = value("elapsed", in: status).flatMap(Double.init)
+        var duration = value("duration", in: status).flatMap(Double.init)
         // Servers before 0.20 give only `time: elapsed:total` in whole seconds.
         if elapsed == nil || duration == nil, let time = value("time", in: status) {
             let parts = time.split(separator: ":")
@@ -39,23 +26,12 @@ public struct MPDStatus: Sendable, Equatable {
                 duration = duration ?? Double(parts[1])
             }
         }
-        title = Self.title(
+        let title = Self.title(
             title: value("Title", in: currentSong),
             artist: value("Artist", in: currentSong),
             file: value("file", in: currentSong)
         )
-    }
-
-    /// `Title`, else `Artist – file name`, else the file name (without its folder).
-    static func title(title: String?, artist: String?, file: String?) -> String? {
-        if let title, !title.isEmpty { return title }
-        let fileName = file.flatMap { $0.split(separator: "/").last.map(String.init) }
-        switch (artist, fileName) {
-        case (let artist?, let fileName?) where !artist.isEmpty: return "\(artist) – \(fileName)"
-        case (_, let fileName?): return fileName
-        case (let artist?, nil) where !artist.isEmpty: return artist
-        default: return nil
-        }
+        self.init(state: state, title: title, elapsed: elapsed, duration: duration)
     }
 }
 
@@ -80,6 +56,8 @@ public enum MPDError: Error, Equatable, CustomStringConvertible {
     case ack(String)
     /// The client was asked to stop.
     case stopped
+    /// A forwarded command broke into a wait (`idle`).
+    case interrupted
 
     public var description: String {
         switch self {
@@ -87,6 +65,7 @@ public enum MPDError: Error, Equatable, CustomStringConvertible {
         case .protocolError(let why): "protocol error: \(why)"
         case .ack(let line): "MPD refused: \(line)"
         case .stopped: "stopped"
+        case .interrupted: "interrupted"
         }
     }
 }

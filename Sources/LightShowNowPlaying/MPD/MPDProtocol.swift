@@ -1,3 +1,5 @@
+import LightShowCore
+
 /// The text side of MPD's protocol, apart from the socket: greetings, reply lines, argument quoting.
 enum MPDProtocol {
     /// One line of a reply.
@@ -12,7 +14,7 @@ enum MPDProtocol {
     /// Checks the server's first line, `OK MPD <version>`, and returns the version.
     static func version(fromGreeting line: String) throws(MPDError) -> String {
         guard line.hasPrefix("OK MPD ") else {
-            throw .protocolError("greeting '\(line.prefix(80))' is not 'OK MPD <version>'")
+            throw .protocolError("greeting '\(SafeText.sanitized(String(line.prefix(80))))' is not 'OK MPD <version>'")
         }
         return String(line.dropFirst("OK MPD ".count))
     }
@@ -24,7 +26,7 @@ enum MPDProtocol {
         guard let colon = line.firstIndex(of: ":"), colon > line.startIndex,
               line[line.index(after: colon)...].first == " "
         else {
-            throw .protocolError("reply line '\(line.prefix(80))' is not 'key: value', OK or ACK")
+            throw .protocolError("reply line '\(SafeText.sanitized(String(line.prefix(80))))' is not 'key: value', OK or ACK")
         }
         let value = line[line.index(colon, offsetBy: 2)...]
         return .field(MPDField(key: String(line[..<colon]), value: String(value)))

@@ -1,23 +1,14 @@
 import Foundation
 import LightShowCore
-@testable import LightShowDaemon
+@testable import LightShowNowPlaying
 import Logging
 import Testing
 import TestSupport
 
 /// The MPD client against a real MPD that each test starts on its own port, socket and music directory.
 @Suite(.serialized) struct MPDClientTests {
-    /// A server with one tagged FLAC ("Test Tone") and one untagged WAV, both in the queue.
     static func server(password: String? = nil) async throws -> MPDServer {
-        let server = try await MPDServer(password: password) { music in
-            try ExternalTool.run("sox", ["-n", "-c", "2", "-r", "44100", "--comment", "TITLE=Test Tone",
-                                         "\(music)/tone.flac", "synth", "60", "sine", "440"])
-            try ExternalTool.run("sox", ["-n", "-c", "2", "-r", "44100", "\(music)/beat.wav", "synth", "60", "sine", "80"])
-        }
-        try server.mpc("update", "--wait", password: password)
-        try server.mpc("add", "tone.flac", password: password)
-        try server.mpc("add", "beat.wav", password: password)
-        return server
+        try await MPDServer.withTestTracks(password: password)
     }
 
     func client(_ address: String, password: String = "") throws -> MPDClient {
@@ -29,7 +20,7 @@ import TestSupport
         return client
     }
 
-    static func state(_ state: PlaybackState, title: String? = nil) -> (MPDEvent) -> Bool {
+    static func state(_ state: PlaybackState, title: String? = nil) -> (NowPlayingEvent) -> Bool {
         { event in
             guard case .status(let status) = event else { return false }
             return status.state == state && (title == nil || status.title == title)
@@ -125,7 +116,7 @@ import TestSupport
 }
 
 @Suite struct MPDClientFaultTests {
-    func events(from server: ScriptedServer) throws -> (MPDClient, StreamRecorder<MPDEvent>) {
+    func events(from server: ScriptedServer) throws -> (MPDClient, StreamRecorder<NowPlayingEvent>) {
         let client = try MPDClient(
             address: .tcp(host: "127.0.0.1", port: server.port),
             backoff: .init(initial: .milliseconds(20), maximum: .milliseconds(100)), replyTimeout: .seconds(1)
@@ -212,24 +203,23 @@ import TestSupport
     }
 
     @Test func statusMapsStateTimesAndTitle() throws {
-        let status = try MPDStatus(
-            status: fields(["volume": "100", "state": "play", "elapsed": "12.5", "duration": "180.25"]),
+        let status = try NowPlayingStatus(mpdStatus: fields(["volume": "100", "state": "play", "elapsed": "12.5", "duration": "180.25"]),
             currentSong: fields(["file": "a/b/song.flac", "Artist": "Band", "Title": "Song"])
         )
-        #expect(status == MPDStatus(state: .playing, title: "Song", elapsed: 12.5, duration: 180.25))
-        #expect(try MPDStatus(status: fields(["state": "pause"]), currentSong: []).state == .paused)
-        let stopped = try MPDStatus(status: fields(["state": "stop"]), currentSong: [])
-        #expect(stopped == MPDStatus(state: .stopped))
+        #expect(status == NowPlayingStatus(state: .playing, title: "Song", elapsed: 12.5, duration: 180.25))
+        #expect(try NowPlayingStatus(mpdStatus: fields(["state": "pause"]), currentSong: []).state == .paused)
+        let stopped = try NowPlayingStatus(mpdStatus: fields(["state": "stop"]), currentSong: [])
+        #expect(stopped == NowPlayingStatus(state: .stopped))
         // Old servers: `time: elapsed:total`.
-        let old = try MPDStatus(status: fields(["state": "play", "time": "7:200"]), currentSong: [])
+        let old = try NowPlayingStatus(mpdStatus: fields(["state": "play", "time": "7:200"]), currentSong: [])
         #expect(old.elapsed == 7 && old.duration == 200)
-        #expect(throws: MPDError.self) { try MPDStatus(status: fields(["state": "dancing"]), currentSong: []) }
-        #expect(throws: MPDError.self) { try MPDStatus(status: fields(["volume": "1"]), currentSong: []) }
+        #expect(throws: MPDError.self) { try NowPlayingStatus(mpdStatus: fields(["state": "dancing"]), currentSong: []) }
+        #expect(throws: MPDError.self) { try NowPlayingStatus(mpdStatus: fields(["volume": "1"]), currentSong: []) }
     }
 
     @Test func titleFallsBackToArtistAndFileName() throws {
         func title(_ song: KeyValuePairs<String, String>) throws -> String? {
-            try MPDStatus(status: fields(["state": "play"]), currentSong: fields(song)).title
+            try NowPlayingStatus(mpdStatus: fields(["state": "play"]), currentSong: fields(song)).title
         }
         #expect(try title(["file": "music/x/track 01.flac", "Artist": "Band"]) == "Band – track 01.flac")
         #expect(try title(["file": "track.wav"]) == "track.wav")
