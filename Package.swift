@@ -61,12 +61,32 @@ let package = Package(
             dependencies: ["LightShowCore", "LightShowSystem", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
-        // Long-running services: engine, control socket, sd_notify, MPD client, recorder.
+        // The show: source → analyser → state machine and now playing → frames → every sink (analyze writer,
+        // terminal viewer, PNG recorder, subscribers, lights). Record sessions live here.
+        .target(
+            name: "LightShowEngine",
+            dependencies: [
+                "LightShowCore", "LightShowSystem", "LightShowAnalysis", "LightShowAudio", "LightShowRender",
+                "LightShowNowPlaying", "LightShowControl",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        // The control socket: newline-delimited JSON server, client, protocol, and the subscription viewers read.
+        .target(
+            name: "LightShowControl",
+            dependencies: [
+                "LightShowCore", "LightShowSystem",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict
+        ),
+        // The service, wiring only: lifecycle, sd_notify and watchdog, reload, capture supervision.
         .target(
             name: "LightShowDaemon",
             dependencies: [
-                "LightShowCore", "LightShowSystem", "LightShowConfig", "LightShowAnalysis", "LightShowAudio", "LightShowRender",
-                "LightShowNowPlaying",
+                "LightShowCore", "LightShowSystem", "LightShowConfig", "LightShowAudio", "LightShowEngine",
+                "LightShowNowPlaying", "LightShowControl",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -78,7 +98,7 @@ let package = Package(
             name: "lightshow",
             dependencies: [
                 "LightShowCore", "LightShowSystem", "LightShowConfig", "LightShowAnalysis", "LightShowAudio", "LightShowRender",
-                "LightShowNowPlaying", "LightShowDaemon", "LightShowTerminal",
+                "LightShowNowPlaying", "LightShowEngine", "LightShowControl", "LightShowDaemon", "LightShowTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -94,8 +114,10 @@ let package = Package(
         .testTarget(name: "LightShowRenderTests", dependencies: ["LightShowRender", "TestSupport", "CZlib"]),
         .testTarget(name: "LightShowTerminalTests", dependencies: ["LightShowTerminal", "TestSupport"]),
         .testTarget(name: "LightShowNowPlayingTests", dependencies: ["LightShowNowPlaying", "LightShowSystem", "TestSupport", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "LightShowEngineTests", dependencies: ["LightShowEngine", "LightShowAudio", "LightShowNowPlaying", "LightShowSystem", "TestSupport"]),
+        .testTarget(name: "LightShowControlTests", dependencies: ["LightShowControl", "LightShowSystem", "TestSupport"]),
         .testTarget(name: "LightShowDaemonTests", dependencies: ["LightShowDaemon", "LightShowNowPlaying", "LightShowSystem", "TestSupport"]),
         // Runs the built `lightshow` executable end to end.
-        .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "LightShowDaemon"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "LightShowControl"]),
     ]
 )

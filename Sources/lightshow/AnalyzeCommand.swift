@@ -1,7 +1,7 @@
 import ArgumentParser
 import LightShowAudio
 import LightShowCore
-import LightShowDaemon
+import LightShowEngine
 import LightShowNowPlaying
 
 /// `--format` values; mirrors `AnalysisOutputFormat` so the core type needs no ArgumentParser conformance.

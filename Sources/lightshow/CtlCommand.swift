@@ -1,7 +1,7 @@
 public import ArgumentParser
 import LightShowConfig
 import LightShowCore
-import LightShowDaemon
+import LightShowControl
 import LightShowSystem
 
 #if canImport(FoundationEssentials)

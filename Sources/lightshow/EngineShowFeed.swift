@@ -2,7 +2,7 @@ import LightShowSystem
 import LightShowAnalysis
 import LightShowAudio
 import LightShowCore
-import LightShowDaemon
+import LightShowEngine
 import LightShowTerminal
 import Logging
 

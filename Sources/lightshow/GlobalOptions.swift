@@ -1,7 +1,7 @@
 import ArgumentParser
 import LightShowConfig
 import LightShowCore
-import LightShowDaemon
+import LightShowControl
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

@@ -1,6 +1,6 @@
 import ArgumentParser
 import LightShowCore
-import LightShowDaemon
+import LightShowEngine
 
 #if canImport(Glibc)
 import Glibc

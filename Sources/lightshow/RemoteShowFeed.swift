@@ -1,5 +1,5 @@
 import LightShowCore
-import LightShowDaemon
+import LightShowControl
 import LightShowTerminal
 
 /// `watch --connect` behind the `ShowFeed` seam: the frames a running daemon streams, drawn exactly as

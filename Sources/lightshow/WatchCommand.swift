@@ -2,7 +2,7 @@ import LightShowSystem
 import ArgumentParser
 import LightShowAudio
 import LightShowCore
-import LightShowDaemon
+import LightShowControl
 import LightShowRender
 import LightShowTerminal
 

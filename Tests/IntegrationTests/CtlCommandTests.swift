@@ -1,5 +1,5 @@
 import Foundation
-import LightShowDaemon
+import LightShowControl
 import Testing
 import TestSupport
 

@@ -1,5 +1,6 @@
 import LightShowAudio
 import LightShowCore
+import LightShowEngine
 import LightShowNowPlaying
 import Logging
 import Synchronization

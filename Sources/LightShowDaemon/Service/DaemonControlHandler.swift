@@ -1,4 +1,5 @@
 import LightShowCore
+import LightShowControl
 
 /// The daemon's answers on the control socket (`subscribe` is streamed by the server itself).
 struct DaemonControlHandler: ControlCommandHandler {

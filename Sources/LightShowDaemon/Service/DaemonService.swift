@@ -1,4 +1,6 @@
 public import LightShowCore
+public import LightShowControl
+public import LightShowEngine
 import LightShowConfig
 import LightShowAudio
 public import Logging

@@ -1,5 +1,6 @@
 public import LightShowAudio
 public import LightShowCore
+public import LightShowEngine
 import Synchronization
 
 /// What the daemon's tasks share: the running configuration, the capture in progress and the newest frame.

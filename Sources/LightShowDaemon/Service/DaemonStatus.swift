@@ -1,5 +1,7 @@
 public import LightShowAudio
 public import LightShowCore
+public import LightShowControl
+public import LightShowEngine
 
 /// A snapshot of the daemon for `ctl status` and systemd's `STATUS=` line.
 public struct DaemonStatus: Sendable {

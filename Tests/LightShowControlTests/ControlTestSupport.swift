@@ -1,5 +1,5 @@
 import Foundation
-import LightShowDaemon
+import LightShowControl
 import TestSupport
 
 /// A command handler with a little playback state, as the engine will have.

@@ -1,5 +1,5 @@
 import LightShowCore
-@testable import LightShowDaemon
+@testable import LightShowEngine
 import LightShowNowPlaying
 import Testing
 

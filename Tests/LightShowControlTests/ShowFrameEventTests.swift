@@ -1,6 +1,6 @@
 import LightShowCore
 import Testing
-@testable import LightShowDaemon
+@testable import LightShowControl
 
 @Suite struct ShowFrameEventTests {
     @Test func encodesTheDocumentedShape() {

@@ -3,7 +3,7 @@ import Foundation
 import LightShowCore
 import Testing
 import TestSupport
-@testable import LightShowDaemon
+@testable import LightShowControl
 
 /// The socket file: where it goes, and what happens when something is already there.
 @Suite struct ControlSocketFileTests {

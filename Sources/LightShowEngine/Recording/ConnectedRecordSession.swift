@@ -1,4 +1,5 @@
 public import LightShowCore
+import LightShowControl
 import LightShowRender
 
 /// `lightshow record --connect`: PNG frames of what a running daemon streams, at exactly `framesPerSecond` on the

@@ -1,6 +1,6 @@
 import LightShowSystem
 public import LightShowCore
-import LightShowAudio
+import LightShowSystem
 import Synchronization
 
 #if canImport(Glibc)

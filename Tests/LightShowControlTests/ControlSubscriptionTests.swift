@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
-@testable import LightShowDaemon
+@testable import LightShowControl
 
 /// `subscribe` streams: paced at the requested fps, newest frame only, and never held up by a client.
 @Suite struct ControlSubscriptionTests {

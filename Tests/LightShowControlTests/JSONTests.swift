@@ -1,5 +1,5 @@
 import Testing
-@testable import LightShowDaemon
+@testable import LightShowControl
 
 @Suite struct JSONTests {
     @Test func writesCompactOrderedJSON() {

@@ -2,7 +2,7 @@ import LightShowSystem
 import Foundation
 import Testing
 import TestSupport
-@testable import LightShowDaemon
+@testable import LightShowControl
 
 /// Every path of the control protocol, over a real Unix socket.
 @Suite struct ControlServerTests {

@@ -1,7 +1,7 @@
 import Foundation
 import LightShowAudio
 import LightShowCore
-import LightShowDaemon
+import LightShowEngine
 import Synchronization
 import LightShowNowPlaying
 import Testing

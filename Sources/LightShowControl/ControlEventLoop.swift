@@ -1,5 +1,5 @@
 import LightShowSystem
-import LightShowAudio
+import LightShowSystem
 import LightShowCore
 import Synchronization
 

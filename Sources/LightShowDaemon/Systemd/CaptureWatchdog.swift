@@ -1,5 +1,6 @@
 public import LightShowAudio
 import LightShowCore
+import LightShowSystem
 
 /// Sends `WATCHDOG=1` at the interval systemd asked for, but only while capture makes progress,
 /// so a read that hangs stops the pings and systemd restarts the service.
@@ -42,6 +43,6 @@ public struct CaptureWatchdog: Sendable {
     public static func isProgressing(_ statistics: CaptureStatistics, now: UInt64, within: Duration) -> Bool {
         if statistics.state == .lost { return true }
         guard let last = statistics.lastProgressNanoseconds else { return false }
-        return now < last || now - last <= within.nanoseconds
+        return now < last || now - last <= within.clampedNanoseconds
     }
 }
