@@ -20,37 +20,40 @@ public final class DemoSource: AudioSource {
             throw LightShowError("demo duration \(duration) s: expected a positive number of seconds", exitStatus: .usage)
         }
         isLive = realtime
-        totalFrames = duration.map { Int64(($0 * Double(DemoSynth.sampleRate)).rounded()) }
+        totalFrames = duration.map { Int64(saturating: ($0 * Double(DemoSynth.sampleRate)).rounded()) }
     }
 
     public func blocks() -> AsyncThrowingStream<SampleBlock, any Error> {
-        let channel = BlockChannel(capacity: 8)
+        BlockSink.stream(capacity: 8) { sink throws(LightShowError) in try startSynthesizing(into: sink) }
+    }
+
+    /// Blocks on the synth's own thread, so an offline consumer that waits never holds the cooperative pool.
+    public func forEachBlock(_ body: @escaping @Sendable (SampleBlock) -> Bool) async throws {
+        try await BlockSink.run(body) { sink throws(LightShowError) in try startSynthesizing(into: sink) }
+    }
+
+    private func startSynthesizing(into sink: BlockSink) throws(LightShowError) {
         let (paced, total, recorder) = (isLive, totalFrames, recorder)
         // 5 ms blocks in real time, like a capture period; larger ones offline.
         let blockFrames = paced ? DemoSynth.sampleRate / 200 : 4_800
-        do {
-            try DedicatedThread.start(name: "ls-demo") {
-                let synth = DemoSynth()
-                var pacer = RealtimePacer(sampleRate: DemoSynth.sampleRate)
-                var samples = [Float]()
-                var position: Int64 = 0
-                while !channel.isClosed {
-                    let count = total.map { Int(min(Int64(blockFrames), $0 - position)) } ?? blockFrames
-                    guard count > 0 else { break }
-                    synth.render(from: position, frameCount: count, into: &samples)
-                    let captured = paced ? pacer.wait(untilFrame: position + Int64(count)) : nil
-                    let block = SampleBlock(samples: samples, channels: DemoSynth.channels, sampleRate: DemoSynth.sampleRate,
-                                            startFrame: position, captureTimeNanoseconds: captured)
-                    position += Int64(count)
-                    recorder.progressed(frames: count)
-                    guard channel.send(block) else { break }
-                }
-                recorder.update { $0.state = .finished }
-                channel.finish()
+        try DedicatedThread.start(name: "ls-demo") {
+            let synth = DemoSynth()
+            var pacer = RealtimePacer(sampleRate: DemoSynth.sampleRate)
+            var samples = [Float]()
+            var position: Int64 = 0
+            while !sink.isCancelled() {
+                let count = total.map { Int(min(Int64(blockFrames), $0 - position)) } ?? blockFrames
+                guard count > 0 else { break }
+                synth.render(from: position, frameCount: count, into: &samples)
+                let captured = paced ? pacer.wait(untilFrame: position + Int64(count)) : nil
+                let block = SampleBlock(samples: samples, channels: DemoSynth.channels, sampleRate: DemoSynth.sampleRate,
+                                        startFrame: position, captureTimeNanoseconds: captured)
+                position += Int64(count)
+                recorder.progressed(frames: count)
+                guard sink.deliver(block) else { break }
             }
-        } catch {
-            channel.finish(throwing: error)
+            recorder.update { $0.state = .finished }
+            sink.finish(nil)
         }
-        return channel.makeStream()
     }
 }

@@ -34,38 +34,46 @@ public final class FileSource: AudioSource {
     }
 
     public func blocks() -> AsyncThrowingStream<SampleBlock, any Error> {
-        let channel = BlockChannel(capacity: 8)
+        BlockSink.stream(capacity: 8) { sink throws(LightShowError) in try startReading(into: sink) }
+    }
+
+    /// Blocks on the reader thread itself: a consumer that may wait (a recorder's full encoder queue) then holds
+    /// this thread, never one of the cooperative pool.
+    public func forEachBlock(_ body: @escaping @Sendable (SampleBlock) -> Bool) async throws {
+        try await BlockSink.run(body) { sink throws(LightShowError) in try startReading(into: sink) }
+    }
+
+    private func startReading(into sink: BlockSink) throws(LightShowError) {
         let (file, spec, rate, channels, paced, recorder) = (file, spec, sampleRate, channels, paced, recorder)
         // Paced playback hands over 5 ms at a time for low latency; offline reading takes big gulps.
         let blockFrames = paced ? max(64, rate / 200) : 4096
-        do {
-            try DedicatedThread.start(name: "ls-file") {
-                var pacer = RealtimePacer(sampleRate: rate)
-                var buffer = [Float](repeating: 0, count: blockFrames * channels)
-                var position: Int64 = 0
-                while !channel.isClosed {
-                    let count = file.read(into: &buffer, frameCount: blockFrames)
-                    guard count > 0 else { break }
-                    let captured = paced ? pacer.wait(untilFrame: position + Int64(count)) : nil
-                    let samples = count == blockFrames ? buffer : Array(buffer[0..<(count * channels)])
-                    let block = SampleBlock(samples: samples, channels: channels, sampleRate: rate,
-                                            startFrame: position, captureTimeNanoseconds: captured)
-                    position += Int64(count)
-                    recorder.progressed(frames: count)
-                    guard channel.send(block) else { break }
-                }
-                recorder.update { $0.state = .finished }
-                if let error = file.error, !channel.isClosed {
-                    channel.finish(throwing: LightShowError(
-                        "input \(spec) is corrupt or truncated after \(position) frames (\(error)); expected a WAV, FLAC or OGG audio file",
-                        exitStatus: .dataError))
-                } else {
-                    channel.finish()
+        try DedicatedThread.start(name: "ls-file") {
+            var pacer = RealtimePacer(sampleRate: rate)
+            var buffer = [Float](repeating: 0, count: blockFrames * channels)
+            var position: Int64 = 0
+            var stopped = false
+            while !sink.isCancelled() {
+                let count = file.read(into: &buffer, frameCount: blockFrames)
+                guard count > 0 else { break }
+                let captured = paced ? pacer.wait(untilFrame: position + Int64(count)) : nil
+                let samples = count == blockFrames ? buffer : Array(buffer[0..<(count * channels)])
+                let block = SampleBlock(samples: samples, channels: channels, sampleRate: rate,
+                                        startFrame: position, captureTimeNanoseconds: captured)
+                position += Int64(count)
+                recorder.progressed(frames: count)
+                guard sink.deliver(block) else {
+                    stopped = true
+                    break
                 }
             }
-        } catch {
-            channel.finish(throwing: error)
+            recorder.update { $0.state = .finished }
+            if let error = file.error, !stopped, !sink.isCancelled() {
+                sink.finish(LightShowError(
+                    "input \(spec) is corrupt or truncated after \(position) frames (\(error)); expected a WAV, FLAC or OGG audio file",
+                    exitStatus: .dataError))
+            } else {
+                sink.finish(nil)
+            }
         }
-        return channel.makeStream()
     }
 }

@@ -56,6 +56,20 @@ public final class WAVFileWriter {
         framesWritten += Int64(written)
     }
 
+    /// Appends `frames` frames of silence, a second at a time so a long pad needs no large buffer.
+    public func writeSilence(frames: Int64) throws(LightShowError) {
+        var left = frames
+        let chunk = Int64(max(1, sampleRate))
+        while left > 0 {
+            let count = Int(min(left, chunk))
+            try write(SampleBlock(
+                samples: [Float](repeating: 0, count: count * channels), channels: channels, sampleRate: sampleRate,
+                startFrame: framesWritten
+            ))
+            left -= Int64(count)
+        }
+    }
+
     /// Completes the header and renames the file into place.
     public func finish() throws(LightShowError) {
         guard let handle else { return }

@@ -12,9 +12,26 @@ import Synchronization
 /// While the show is stopped and dark on a live input, analysis and rendering sleep: each captured block gets
 /// only a cheap level check until sound (or a command) wakes the show, and no timer runs.
 public final class ShowEngine: Sendable {
+    /// How a run begins and ends, beyond the configuration.
+    public struct Options: Sendable {
+        /// Analysis frames per second (the frames every sink gets).
+        public var framesPerSecond: Double
+        /// Seconds of audio to take in before the input counts as ended; nil = until it ends.
+        public var audioLimitSeconds: Double?
+        /// At the end of the input, emit the stop's whole fade-out at once, one frame per frame interval after the
+        /// last audio, ending on the dark frame: a recording's tail, so it ends as `watch` shows it.
+        public var fadeOutTail: Bool
+
+        public init(framesPerSecond: Double, audioLimitSeconds: Double? = nil, fadeOutTail: Bool = false) {
+            self.framesPerSecond = framesPerSecond
+            self.audioLimitSeconds = audioLimitSeconds
+            self.fadeOutTail = fadeOutTail
+        }
+    }
+
     public let source: any AudioSource
     private let configuration: Configuration
-    private let framesPerSecond: Double
+    private let options: Options
     private let player: (any NowPlayingSource)?
     private let logger: Logger
     private let makeAnalyzer: @Sendable () -> any BlockAnalyzer
@@ -27,14 +44,14 @@ public final class ShowEngine: Sendable {
     public init(
         source: any AudioSource,
         configuration: Configuration,
-        framesPerSecond: Double,
+        options: Options,
         player: (any NowPlayingSource)? = nil,
         logger: Logger = Logger(label: "lightshow.engine"),
         makeAnalyzer: @escaping @Sendable () -> any BlockAnalyzer
     ) {
         self.source = source
         self.configuration = configuration
-        self.framesPerSecond = framesPerSecond
+        self.options = options
         self.player = player
         self.logger = logger
         self.makeAnalyzer = makeAnalyzer
@@ -44,17 +61,19 @@ public final class ShowEngine: Sendable {
         ))
     }
 
-    /// An engine analysing with `LevelAnalyzer` at `framesPerSecond`, with the bands and settings of `configuration`.
+    /// An engine analysing with `LevelAnalyzer` at `options.framesPerSecond`, with the bands and settings of
+    /// `configuration`.
     public convenience init(
         source: any AudioSource,
         configuration: Configuration,
-        framesPerSecond: Double,
+        options: Options,
         player: (any NowPlayingSource)? = nil,
         logger: Logger = Logger(label: "lightshow.engine")
     ) {
         let sampleRate = source.sampleRate
+        let framesPerSecond = options.framesPerSecond
         self.init(
-            source: source, configuration: configuration, framesPerSecond: framesPerSecond, player: player, logger: logger
+            source: source, configuration: configuration, options: options, player: player, logger: logger
         ) { [analysis = configuration.analysis, bands = configuration.bands] in
             LevelAnalyzer(settings: analysis, bands: bands, sampleRate: sampleRate, framesPerSecond: framesPerSecond)
         }
@@ -74,14 +93,13 @@ public final class ShowEngine: Sendable {
         inbox.yield(.reconfigure(configuration))
     }
 
-    /// Runs the show, handing each frame to `onFrame`. Returns when the input ends; throws when it fails for good
-    /// or `onFrame` throws. Call once.
+    /// Runs the show, handing each frame to every sink. Returns when the input ends; throws when it fails for good
+    /// or a sink throws. Call once.
     ///
-    /// Audio is handled where the source delivers it (a live source's own reader thread), with the engine's state
-    /// locked, so a block costs no extra wake-up; commands, the player and timers take the same lock. `onFrame` is
-    /// called under that lock, never twice at once. `afterFrames` follows each block or event that produced
-    /// frames, so a sink that only wants the newest (a viewer) can act once per batch rather than per frame.
-    public func run(onFrame: @escaping FrameOutput, afterFrames: @escaping @Sendable () -> Void = {}) async throws {
+    /// Audio is handled where the source delivers it (a live source's own reader thread, a file's reader), with
+    /// the engine's state locked, so a block costs no extra wake-up; commands, the player and timers take the
+    /// same lock, so sinks are never called twice at once.
+    public func run(_ sinks: [any ShowSink]) async throws {
         guard !hasRun.exchange(true, ordering: .relaxed) else {
             throw LightShowError("the show engine runs only once", exitStatus: .usage)
         }
@@ -97,59 +115,65 @@ public final class ShowEngine: Sendable {
         }
         let report: (ShowStatus) -> Void = { status in self.currentStatus.withLock { $0 = status } }
         let analyzer = makeAnalyzer()
+        let output = SinkFanOut(sinks)
         if source.isLive {
             try await drive(ShowLoop(
-                clock: ContinuousClock(), followAudio: nil, analyzer: analyzer, spec: source.spec,
-                configuration: configuration, framesPerSecond: framesPerSecond,
+                clock: ContinuousClock(), followAudio: nil, analyzer: analyzer, spec: source.spec, sampleRate: source.sampleRate,
+                configuration: configuration, options: options,
                 inbox: inbox, player: player, logger: logger, report: report
-            ), onFrame: onFrame, afterFrames: afterFrames)
+            ), output)
         } else {
             let clock = ManualClock()
             try await drive(ShowLoop(
                 clock: clock, followAudio: { clock.advance(to: .init(offset: .seconds($0))) },
-                analyzer: analyzer, spec: source.spec,
-                configuration: configuration, framesPerSecond: framesPerSecond,
+                analyzer: analyzer, spec: source.spec, sampleRate: source.sampleRate,
+                configuration: configuration, options: options,
                 inbox: inbox, player: player, logger: logger, report: report
-            ), onFrame: onFrame, afterFrames: afterFrames)
+            ), output)
         }
     }
 
-    private func drive<C>(
-        _ loop: sending ShowLoop<C>, onFrame: @escaping FrameOutput, afterFrames: @escaping @Sendable () -> Void
-    ) async throws {
-        let show = LockedShow(loop, afterFrames: afterFrames)
+    private func drive<C>(_ loop: sending ShowLoop<C>, _ output: SinkFanOut) async throws {
+        let show = LockedShow(loop, output: output)
         show.state.withLock { $0.begin() }
         // Commands, the player and timers, on a task of their own.
         let listener = Task { [events] in
             for await event in events {
                 do {
-                    try show.handle { try $0.handle(event, onFrame) }
+                    try show.handle { try $0.handle(event, output); return true }
                 } catch {
                     show.fail(error)
                     return
                 }
             }
         }
-        defer {
-            listener.cancel()
-            show.state.withLock { $0.finish() }
-        }
-        try await withTaskCancellationHandler {
-            // A file delivers in the calling task, at the pace the analysis takes; a live source on its thread.
-            try await source.forEachBlock { block in
-                guard !show.hasFailed else { return false }
-                do {
-                    try show.handle { try $0.handle(block, onFrame) }
-                    return true
-                } catch {
-                    show.fail(error)
-                    return false
+        defer { listener.cancel() }
+        var failure: (any Error)?
+        do {
+            try await withTaskCancellationHandler {
+                // Every source delivers on its own thread; the engine's work happens right there.
+                try await source.forEachBlock { block in
+                    guard !show.hasFailed else { return false }
+                    do {
+                        return try show.handle { try $0.handle(block, output) }
+                    } catch {
+                        show.fail(error)
+                        return false
+                    }
                 }
+            } onCancel: { [inbox] in
+                inbox.finish()
             }
-        } onCancel: { [inbox] in
-            inbox.finish()
+        } catch {
+            failure = error
         }
-        if let failure = show.failure { throw failure }
+        // The input is over (ended, limited, cancelled or failed): stop, and for a recording, fade out.
+        do {
+            try show.handle { try $0.finish(output); return true }
+        } catch {
+            show.fail(error)
+        }
+        if let failure = show.failure ?? failure { throw failure }
     }
 }
 
@@ -158,21 +182,24 @@ public final class ShowEngine: Sendable {
 private final class LockedShow<C: Clock>: Sendable where C.Duration == Duration {
     let state: Mutex<ShowLoop<C>>
     private let firstError = Mutex<(any Error)?>(nil)
-    private let afterFrames: @Sendable () -> Void
+    private let output: SinkFanOut
 
-    init(_ loop: sending ShowLoop<C>, afterFrames: @escaping @Sendable () -> Void) {
+    init(_ loop: sending ShowLoop<C>, output: SinkFanOut) {
         state = Mutex(loop)
-        self.afterFrames = afterFrames
+        self.output = output
     }
 
-    /// Runs `body` on the locked loop, then `afterFrames` if it produced any.
-    func handle(_ body: (inout ShowLoop<C>) throws -> Void) throws {
-        let produced = try state.withLock { loop in
+    /// Runs `body` on the locked loop, then tells the sinks a batch is done if it produced frames; returns what
+    /// `body` returned (whether the loop wants more audio).
+    @discardableResult
+    func handle(_ body: (inout ShowLoop<C>) throws -> Bool) throws -> Bool {
+        let (result, produced) = try state.withLock { loop in
             let before = loop.emittedFrames
-            try body(&loop)
-            return loop.emittedFrames != before
+            let result = try body(&loop)
+            return (result, loop.emittedFrames != before)
         }
-        if produced { afterFrames() }
+        if produced { output.framesDone() }
+        return result
     }
 
     func fail(_ error: any Error) {

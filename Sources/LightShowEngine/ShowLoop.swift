@@ -2,9 +2,6 @@ public import LightShowCore
 import LightShowNowPlaying
 import Logging
 
-/// Where frames go: called with the engine's state locked, so calls never overlap.
-public typealias FrameOutput = @Sendable (ShowFrame) throws -> Void
-
 /// Everything the engine hears about besides the audio.
 enum ShowEvent: Sendable {
     case player(NowPlayingEvent)
@@ -28,8 +25,13 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
     let player: (any NowPlayingSource)?
     let logger: Logger
     let report: (ShowStatus) -> Void
+    let framesPerSecond: Double
     let frameInterval: Duration
     private(set) var silenceThresholdDBFS: Double
+    /// Input frames to take in before the input counts as ended (`Options.audioLimitSeconds`), if any.
+    private let audioLimit: Int64?
+    private let fadeOutTail: Bool
+    private var consumedFrames: Int64 = 0
 
     private let start: C.Instant
     private var machine: PlaybackStateMachine<C>
@@ -49,8 +51,8 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
     private var timer: (deadline: C.Instant, task: Task<Void, Never>)?
 
     init(
-        clock: C, followAudio: ((Double) -> Void)?, analyzer: any BlockAnalyzer, spec: InputSpec,
-        configuration: Configuration, framesPerSecond: Double,
+        clock: C, followAudio: ((Double) -> Void)?, analyzer: any BlockAnalyzer, spec: InputSpec, sampleRate: Int,
+        configuration: Configuration, options: ShowEngine.Options,
         inbox: AsyncStream<ShowEvent>.Continuation, player: (any NowPlayingSource)?, logger: Logger,
         report: @escaping (ShowStatus) -> Void
     ) {
@@ -61,7 +63,12 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
         self.player = player
         self.logger = logger
         self.report = report
-        frameInterval = .seconds(1 / max(1, framesPerSecond))
+        framesPerSecond = max(1, options.framesPerSecond)
+        frameInterval = .seconds(1 / framesPerSecond)
+        audioLimit = options.audioLimitSeconds.map { seconds in
+            Int64(saturating: (max(0, seconds) * Double(max(1, sampleRate))).rounded())
+        }
+        fadeOutTail = options.fadeOutTail
         silenceThresholdDBFS = configuration.analysis.silenceThresholdDBFS
         start = clock.now
         machine = PlaybackStateMachine(settings: configuration.playback, clock: clock)
@@ -79,15 +86,28 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
         apply(machine.inputStarted())
     }
 
-    /// The input ended: stop, and end any timer.
-    mutating func finish() {
+    /// The input is over: stop, end any timer, and for a recording emit the fade-out from the end of the audio up
+    /// to the dark frame, one frame interval apart.
+    mutating func finish(_ output: SinkFanOut) throws {
         apply(machine.inputEnded())
         timer?.task.cancel()
         timer = nil
+        refreshDeadline = nil
+        guard fadeOutTail else { return }
+        let (startSeconds, startTime) = (showSeconds, lastAudioTime + skippedSeconds)
+        var step = 0
+        var seconds: Double
+        repeat {
+            // The stop at the audio's end, then one frame per interval; multiples rather than sums, so the fade's
+            // end lands on a frame exactly.
+            seconds = startSeconds + Double(step) / framesPerSecond
+            try emit(time: startTime + Double(step) / framesPerSecond, live: nil, at: seconds, output)
+            step += 1
+        } while !effects.isDark(at: seconds)
     }
 
     /// Everything but the audio: commands, the now-playing source, reloads, timers.
-    mutating func handle(_ event: ShowEvent, _ onFrame: FrameOutput) throws {
+    mutating func handle(_ event: ShowEvent, _ output: SinkFanOut) throws {
         let before = (state: machine.state, title: nowPlaying.title)
         defer { armTimer() }
         switch event {
@@ -112,16 +132,27 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
         case .timer:
             timer = nil
             apply(machine.timeoutTriggered())
-            try refreshIfStalled(onFrame)
+            try refreshIfStalled(output)
         }
         // On a live input, a change shows at once (a key press, the player), not with the next analysis frame.
         if isLive && (machine.state != before.state || nowPlaying.title != before.title) {
-            try emit(time: lastAudioTime, live: nil, onFrame)
+            try emit(time: lastAudioTime, live: nil, output)
         }
     }
 
-    /// One block of audio, on the source's reader thread for a live input.
-    mutating func handle(_ block: SampleBlock, _ onFrame: FrameOutput) throws {
+    /// One block of audio, on the source's reader thread. Returns false once the audio limit is reached.
+    mutating func handle(_ block: SampleBlock, _ output: SinkFanOut) throws -> Bool {
+        var block = block
+        var wantsMore = true
+        if let audioLimit {
+            let room = audioLimit - consumedFrames
+            if Int64(block.frameCount) >= room {
+                wantsMore = false
+                if Int64(block.frameCount) > room { block = block.prefix(frames: Int(max(0, room))) }
+            }
+        }
+        consumedFrames += Int64(block.frameCount)
+        try output.audio(block)
         lastAudioTime = block.endTime
         if isAsleep {
             // Asleep: only a cheap level check, and only when sound could wake the show.
@@ -131,21 +162,23 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
             }
             if isAsleep {
                 skippedSeconds += Double(block.frameCount) / Double(block.sampleRate)
-                return
+                return wantsMore
             }
         }
         for frame in analyzer.process(block) {
             let time = frame.time + skippedSeconds
             followAudio?(time)
             apply(machine.audio(hasSound: frame.hasSound))
-            try emit(time: time, live: frame.levels, onFrame)
+            try emit(time: time, live: frame.levels, output)
         }
         armTimer()
+        return wantsMore
     }
 
-    /// Draws one frame, unless the show is already dark and the dark frame went out.
-    private mutating func emit(time: Double, live: BandLevels?, _ onFrame: FrameOutput) throws {
-        let seconds = showSeconds
+    /// Draws one frame, unless the show is already dark and the dark frame went out. `seconds` is the show time
+    /// of the frame: now, except in a recording's fade-out tail.
+    private mutating func emit(time: Double, live: BandLevels?, at seconds: Double? = nil, _ output: SinkFanOut) throws {
+        let seconds = seconds ?? showSeconds
         let dark = isLive && machine.state == .stopped && effects.isDark(at: seconds)
         if dark && sentDarkFrame { return }
         sentDarkFrame = dark
@@ -159,13 +192,17 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
         )
         frameIndex += 1
         lastEmit = clock.now
-        try onFrame(frame)
+        try output.show(frame)
     }
 
     /// Applies what the machine decided: logs the change once, with its reason, and starts its effect.
     private mutating func apply(_ action: PlaybackStateMachine<C>.Action) {
         if let state = action.newState, let reason = action.reason {
-            logger.info("\(state.rawValue): \(reason)")
+            if case .player(let reported) = reason, let player {
+                logger.info("\(state.rawValue): \(player.name) reports \(reported.rawValue)")
+            } else {
+                logger.info("\(state.rawValue): \(reason)")
+            }
             effects.enter(state, at: showSeconds)
             sentDarkFrame = false
             askForRefresh()
@@ -181,12 +218,12 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
         refreshDeadline = clock.now.advanced(by: frameInterval * 2)
     }
 
-    private mutating func refreshIfStalled(_ onFrame: FrameOutput) throws {
+    private mutating func refreshIfStalled(_ output: SinkFanOut) throws {
         guard let due = refreshDeadline, due <= clock.now else { return }
         refreshDeadline = nil
         let stalled = lastEmit.map { $0.duration(to: clock.now) >= frameInterval * 1.5 } ?? true
         if stalled {
-            try emit(time: lastAudioTime, live: nil, onFrame)
+            try emit(time: lastAudioTime, live: nil, output)
         }
         // Keep a stalled fade moving until the lights are out.
         if machine.state == .stopped && !sentDarkFrame {

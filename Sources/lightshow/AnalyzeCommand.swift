@@ -79,7 +79,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
             pacing: realtime ? .realtime : .natural
         )
         let engine = ShowEngine(
-            source: source, configuration: configuration, framesPerSecond: framesPerSecond,
+            source: source, configuration: configuration, options: .init(framesPerSecond: framesPerSecond),
             player: try NowPlayingSources.make(configuration)
         )
         let formatter = AnalysisLineFormatter(format: format.outputFormat)
@@ -89,8 +89,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
             try writer.frameDone()
         }
         do {
-            let output = AnalyzeOutput(formatter: formatter, writer: writer)
-            try await engine.run { try output.write($0) }
+            try await engine.run([AnalyzeOutput(formatter: formatter, writer: writer)])
         } catch is OutputClosed {
             return
         }
@@ -103,7 +102,7 @@ private struct OutputClosed: Error {}
 
 /// One line per frame to stdout. The engine calls it with its state locked, never twice at once, which is what
 /// makes the unchecked Sendable safe.
-private final class AnalyzeOutput: @unchecked Sendable {
+private final class AnalyzeOutput: ShowSink, @unchecked Sendable {
     let formatter: AnalysisLineFormatter
     let writer: StandardOutputWriter
 
@@ -112,7 +111,7 @@ private final class AnalyzeOutput: @unchecked Sendable {
         self.writer = writer
     }
 
-    func write(_ frame: ShowFrame) throws {
+    func show(_ frame: ShowFrame) throws {
         formatter.append(time: frame.time, levels: frame.levels, state: frame.state, to: &writer.buffer)
         try writer.frameDone()
         if writer.isClosed { throw OutputClosed() }

@@ -4,6 +4,7 @@ import LightShowAudio
 import LightShowCore
 import LightShowEngine
 import LightShowTerminal
+import LightShowNowPlaying
 import Logging
 
 /// `watch`'s own pipeline behind the `ShowFeed` seam: the daemon's `ShowEngine` (source, analyzer, playback state,
@@ -15,11 +16,14 @@ final class EngineShowFeed: ShowFeed {
     private let tunedBands = Locked<BandsSettings?>(nil)
     let frames = FrameAnnouncer()
 
-    init(source: any AudioSource, configuration: Configuration, framesPerSecond: Double) {
+    init(source: any AudioSource, configuration: Configuration, framesPerSecond: Double, player: (any NowPlayingSource)?) {
         let tunedBands = tunedBands
         // The terminal is the screen: log lines on stderr would tear through the picture.
         let quiet = Logger(label: "lightshow.watch") { _ in SwiftLogNoOpLogHandler() }
-        engine = ShowEngine(source: source, configuration: configuration, framesPerSecond: framesPerSecond, logger: quiet) {
+        engine = ShowEngine(
+            source: source, configuration: configuration, options: .init(framesPerSecond: framesPerSecond),
+            player: player, logger: quiet
+        ) {
             TunableAnalyzer(
                 LevelAnalyzer(
                     settings: configuration.analysis, bands: configuration.bands,
@@ -39,7 +43,7 @@ final class EngineShowFeed: ShowFeed {
     /// Runs the show until the input ends (or the task is cancelled).
     func run() async throws {
         let latest = latest
-        try await engine.run { frame in latest.withLock { $0 = frame } } afterFrames: { [frames] in frames.announce() }
+        try await engine.run([FrameHandler({ frame in latest.withLock { $0 = frame } }, framesDone: { [frames] in frames.announce() })])
     }
 }
 

@@ -99,7 +99,7 @@ struct RecordCommand: AsyncParsableCommand {
         defer { stop.cancel() }
         let summary = try await task.value
         printError(
-            "lightshow: recorded \(summary.frames) frames (\(Self.tenths(summary.audioSeconds)) s\(source.connect ? "" : " of audio")) to \(summary.directory)"
+            "lightshow: recorded \(summary.frames) frames (\(Self.tenths(summary.seconds)) s) to \(summary.directory)"
         )
     }
 

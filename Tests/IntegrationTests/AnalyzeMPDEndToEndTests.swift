@@ -45,7 +45,7 @@ import TestSupport
             Issue.record("no output; stderr: \(analyze.stderr)")
             throw error
         }
-        try await waitFor("MPD state in the log", timeout: 10) { analyze.stderr.contains("stopped: MPD reports stopped") }
+        try await waitFor("MPD state in the log", timeout: 10) { analyze.stderr.contains("stopped: MPD at \(mpd.address) reports stopped") }
 
         try mpd.mpc("play")
         // The capture sees the tone a moment after MPD starts it.
@@ -55,7 +55,7 @@ import TestSupport
         seen = settled.index
         let playing = try #require(Self.parse(settled.arrival.element))
         #expect(playing.bass > 0.5 && playing.mid < 0.2 && playing.treble < 0.2, "\(settled.arrival.element)")
-        #expect(analyze.stderr.contains("playing: MPD reports playing"))
+        #expect(analyze.stderr.contains("playing: MPD at \(mpd.address) reports playing"))
         #expect(analyze.stderr.contains("title: Bass Tone"))
 
         try mpd.mpc("pause")
@@ -74,6 +74,6 @@ import TestSupport
             Self.parse($0).map { $0.state == "stopped" && $0.bass == 0 && $0.mid == 0 && $0.treble == 0 } ?? false
         }
         #expect(dark.arrival.time - stopped.arrival.time < .seconds(3))
-        #expect(analyze.stderr.contains("stopped: MPD reports stopped"))
+        #expect(analyze.stderr.contains("stopped: MPD at \(mpd.address) reports stopped"))
     }
 }

@@ -82,8 +82,11 @@ import Glibc
         try? writer.close()
         let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(process.terminationStatus == 0, "exit \(process.terminationStatus): \(stderr)")
-        #expect(try expectConsistent(out) == 30)
-        #expect(stderr.contains("recorded 30 frames"), "\(stderr)")
+        // 3 s of audio, then the stop's fade-out (1.5 s at 10 fps, through the dark frame), as `watch` shows it.
+        #expect(try expectConsistent(out) == 46)
+        #expect(stderr.contains("recorded 46 frames"), "\(stderr)")
+        let last = try #require(String(contentsOfFile: out + "/frames.jsonl", encoding: .utf8).split(separator: "\n").last)
+        #expect(last.contains("\"state\":\"stopped\"") && last.contains("\"bass\":0.0000,"), "ends stopped and dark: \(last)")
         #expect(FileManager.default.fileExists(atPath: out + "/audio.wav"))
     }
 }

@@ -26,6 +26,11 @@ import TestSupport
         }
     }
 
+    /// Frames after the audio: a recording ends stopped, with the default fade-out (1.5 s) up to a dark frame.
+    private func tail(fps: Double) -> Int {
+        Int((PlaybackSettings().fadeOutSeconds * fps).rounded(.up)) + 1
+    }
+
     private func leftovers(_ dir: String) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasSuffix(".tmp") }
     }
@@ -37,15 +42,20 @@ import TestSupport
         let out = dir.file("out")
         let result = try LightshowProcess.run(["record", "--input", input, "--out", out, "--fps", "\(Int(fps))", "--size", "320x180"])
         #expect(result.status == 0, "\(result.stderr)")
-        let expected = Int(2 * fps)
+        let audioFrames = Int(2 * fps)
+        let expected = audioFrames + tail(fps: fps)
         #expect(try frameNames(out) == (0..<expected).map { "frame_" + String(repeating: "0", count: 6 - String($0).count) + String($0) + ".png" })
         let lines = try jsonLines(out)
         #expect(lines.count == expected)
         #expect(lines.map { $0["index"] as? Int } == (0..<expected).map { $0 })
         #expect(abs((lines.last?["t"] as? Double ?? 0) - Double(expected - 1) / fps) < 1e-4)
-        // The audio beside the frames is the whole input, sample for sample in length.
+        // The input plays to its end, then the show stops and fades out to the background.
+        #expect(lines[..<audioFrames].allSatisfy { $0["state"] as? String == "playing" })
+        #expect(lines[audioFrames...].allSatisfy { $0["state"] as? String == "stopped" })
+        #expect(["bass", "mid", "treble"].allSatisfy { lines.last?[$0] as? Double == 0 }, "the last frame is dark")
+        // The audio beside the frames is the whole input, then silence to the frames' length.
         let samples = try ExternalTool.run("soxi", ["-s", out + "/audio.wav"]).trimmingCharacters(in: .whitespacesAndNewlines)
-        #expect(samples == "88200")
+        #expect(samples == String(expected * 44_100 / Int(fps)))
         #expect(try leftovers(out).isEmpty)
     }
 
@@ -57,7 +67,7 @@ import TestSupport
             #expect(result.status == 0, "\(result.stderr)")
         }
         let names = try frameNames(dir.file("a"))
-        #expect(names.count == 45)
+        #expect(names.count == 45 + tail(fps: 30))
         #expect(try frameNames(dir.file("b")) == names)
         for name in names + ["frames.jsonl", "audio.wav"] {
             let a = try Data(contentsOf: URL(fileURLWithPath: dir.file("a") + "/" + name))
@@ -162,10 +172,11 @@ import TestSupport
         #expect(refused.stderr.contains("not empty") && refused.stderr.contains("--force"))
         let forced = try LightshowProcess.run(["record", "--input", input, "--out", dir.file("out"), "--size", "64x36", "--force"])
         #expect(forced.status == 0, "\(forced.stderr)")
-        #expect(try frameNames(dir.file("out")).count == 15, "the stale frame is gone")
+        #expect(try frameNames(dir.file("out")).count == 15 + tail(fps: 30), "the stale frame is gone")
     }
 
-    /// A live input that ends by itself (raw PCM on stdin) gives one frame per 1/fps of audio that arrived.
+    /// A live input that ends by itself (raw PCM on stdin) gives one frame per 1/fps of audio that arrived, then
+    /// the fade-out.
     @Test func rawPCMOnStdinRecordsUntilItEnds() throws {
         let dir = try TemporaryDirectory("record-stdin")
         let pcm = Signals.s16le(Signals.interleave(Signals.sine(frequency: 2000, seconds: 1.5, sampleRate: 22_050, amplitude: 0.4), channels: 2))
@@ -175,8 +186,8 @@ import TestSupport
         )
         #expect(result.status == 0, "\(result.stderr)")
         let lines = try jsonLines(dir.file("out"))
-        #expect(lines.count == 30)
-        #expect(try frameNames(dir.file("out")).count == 30)
+        #expect(lines.count == 30 + tail(fps: 20))
+        #expect(try frameNames(dir.file("out")).count == 30 + tail(fps: 20))
         #expect((lines[29]["mid"] as? Double ?? 0) > 0.5, "a 2 kHz tone lights the mid")
     }
 
@@ -185,8 +196,8 @@ import TestSupport
         let started = Date()
         let result = try LightshowProcess.run(["record", "--input", "demo", "--out", dir.file("out"), "--duration", "4s", "--size", "64x36", "--fps", "10"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(try frameNames(dir.file("out")).count == 40)
-        #expect(try jsonLines(dir.file("out")).count == 40)
+        #expect(try frameNames(dir.file("out")).count == 40 + tail(fps: 10))
+        #expect(try jsonLines(dir.file("out")).count == 40 + tail(fps: 10))
         #expect(Date().timeIntervalSince(started) < 60)
     }
 }

@@ -32,7 +32,7 @@ import TestSupport
         let (stream, continuation) = AsyncStream.makeStream(of: ShowFrame.self)
         let task = Task {
             defer { continuation.finish() }
-            try await engine.run { continuation.yield($0) }
+            try await engine.run([FrameHandler { continuation.yield($0) }])
         }
         return (StreamRecorder(stream), task)
     }
@@ -40,9 +40,9 @@ import TestSupport
     @Test func offlineFileIdlesOnSilenceAndPlaysWhenSoundReturns() async throws {
         let directory = try TemporaryDirectory()
         let source = try AudioSources.open(.file(path: Self.toneGapTone(in: directory)), pacing: .offline)
-        let engine = ShowEngine(source: source, configuration: Self.configuration, framesPerSecond: Self.fps)
+        let engine = ShowEngine(source: source, configuration: Self.configuration, options: .init(framesPerSecond: Self.fps))
         let collected = Mutex<[ShowFrame]>([])
-        try await engine.run { frame in collected.withLock { $0.append(frame) } }
+        try await engine.run([FrameHandler { frame in collected.withLock { $0.append(frame) } }])
         let frames = collected.withLock { $0 }
 
         // Offline, every frame is there: the show never sleeps on a file read ahead of time.
@@ -67,7 +67,7 @@ import TestSupport
         let directory = try TemporaryDirectory()
         let source = try AudioSources.open(.file(path: Self.toneGapTone(in: directory)), pacing: .realtime)
         #expect(source.isLive)
-        let engine = ShowEngine(source: source, configuration: Self.configuration, framesPerSecond: Self.fps)
+        let engine = ShowEngine(source: source, configuration: Self.configuration, options: .init(framesPerSecond: Self.fps))
         let (recorder, task) = Self.start(engine)
         try await task.value
         try await waitFor("all frames recorded", timeout: 5) { recorder.isFinished }
@@ -87,7 +87,7 @@ import TestSupport
 
     @Test func userCommandsPauseHoldAndStop() async throws {
         let source = try AudioSources.open(.demo, pacing: .realtime)
-        let engine = ShowEngine(source: source, configuration: Self.configuration, framesPerSecond: Self.fps)
+        let engine = ShowEngine(source: source, configuration: Self.configuration, options: .init(framesPerSecond: Self.fps))
         let (frames, task) = Self.start(engine)
         defer { task.cancel() }
 
@@ -127,7 +127,7 @@ import TestSupport
         )
         let source = try AudioSources.open(.demo, pacing: .realtime)
         let engine = ShowEngine(source: source, configuration: ShowEngineTests.configuration,
-                                framesPerSecond: ShowEngineTests.fps, player: client)
+                                options: .init(framesPerSecond: ShowEngineTests.fps), player: client)
         let (frames, task) = ShowEngineTests.start(engine)
         defer { task.cancel() }
 

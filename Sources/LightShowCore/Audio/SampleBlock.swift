@@ -23,6 +23,15 @@ public struct SampleBlock: Sendable {
     /// Audio time (seconds from the start of the input) just after the last frame.
     public var endTime: Double { Double(startFrame + Int64(frameCount)) / Double(sampleRate) }
 
+    /// The first `frames` frames (all of them when there are fewer).
+    public func prefix(frames: Int) -> SampleBlock {
+        guard frames < frameCount else { return self }
+        return SampleBlock(
+            samples: Array(samples.prefix(max(0, frames) * channels)), channels: channels, sampleRate: sampleRate,
+            startFrame: startFrame, captureTimeNanoseconds: captureTimeNanoseconds
+        )
+    }
+
     /// Averages the channels into `output` (replaced); analysis runs on mono.
     public func downmix(into output: inout [Float]) {
         output.removeAll(keepingCapacity: true)

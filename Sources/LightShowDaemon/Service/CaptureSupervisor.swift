@@ -1,6 +1,7 @@
 import LightShowAudio
 import LightShowCore
 import LightShowEngine
+import LightShowEngine
 import LightShowNowPlaying
 import Logging
 import Synchronization
@@ -14,7 +15,8 @@ struct CaptureSupervisor: Sendable {
     let state: DaemonState
     let framesPerSecond: Double
     let logger: Logger
-    let publish: @Sendable (ShowFrame) -> Void
+    /// Where every engine's frames go: status keeping, subscribers, lights. They outlive each capture.
+    let sinks: [any ShowSink]
 
     /// Runs until cancelled; `started` is called once, after the first attempt to open the input
     /// (successful or not: either capture is open or the retry loop has begun).
@@ -68,8 +70,10 @@ struct CaptureSupervisor: Sendable {
             logger.warning("\(error.message); following the audio alone")
             player = nil
         }
-        let engine = ShowEngine(source: source, configuration: configuration, framesPerSecond: framesPerSecond, player: player)
-        let run = Task { [publish] in try await engine.run { publish($0) } }
+        let engine = ShowEngine(
+            source: source, configuration: configuration, options: .init(framesPerSecond: framesPerSecond), player: player
+        )
+        let run = Task { [sinks] in try await engine.run(sinks) }
         state.capture.withLock { capture in
             capture.source = source
             capture.engine = engine

@@ -56,11 +56,11 @@ public final class DaemonService: Service, Sendable {
         logger.info("control socket \(socketPath)")
         defer { server.shutdown() }
 
-        let supervisor = CaptureSupervisor(state: state, framesPerSecond: framesPerSecond, logger: logger) {
-            [state] frame in
+        let subscribers = FrameHandler { [state] frame in
             state.record(frame)
             server.publishFrame(ShowFrameEvent.encode(frame))
         }
+        let supervisor = CaptureSupervisor(state: state, framesPerSecond: framesPerSecond, logger: logger, sinks: [subscribers])
         let hangups = await UnixSignalsSequence(trapping: .sighup)
         await withDiscardingTaskGroup { group in
             group.addTask { [self] in

@@ -34,11 +34,10 @@ public struct ConnectedRecordSession: Sendable {
     public func run() async throws -> RecordSession.Summary {
         let subscription = try ShowSubscription(path: socketPath, framesPerSecond: framesPerSecond)
         defer { subscription.close() }
-        let output = try OutputDirectory(path: directory, force: force)
-        let writer = try FrameSequenceWriter(
-            directory: output, width: size.width, height: size.height, style: Scene.Style(configuration)
+        let output = try RecordingOutput(
+            path: directory, force: force, size: size, style: Scene.Style(configuration), audioFormat: nil
         )
-        let total = duration.map { Int(($0 * framesPerSecond).rounded()) }
+        let total = duration.map { Int(saturating: ($0 * framesPerSecond).rounded()) }
         let clock = ContinuousClock()
         // A daemon streams at once; one asleep (stopped and dark) may have nothing new to send, so wait briefly.
         let firstDeadline = clock.now.advanced(by: .seconds(1))
@@ -64,21 +63,13 @@ public struct ConnectedRecordSession: Sendable {
             frame.index = index
             frame.time = time
             do {
-                try await writer.submit(frame)
+                try await output.frames.submit(frame)
             } catch {
                 failure = error
                 break
             }
             index += 1
         }
-        let frames = try writer.finish()
-        if let failure = failure as? LightShowError {
-            throw LightShowError(
-                "\(failure.message); recording stopped: \(frames) complete frames are in \(output.path), all listed in \(OutputDirectory.framesLogName)",
-                exitStatus: failure.exitStatus
-            )
-        }
-        if let failure { throw failure }
-        return RecordSession.Summary(frames: frames, audioSeconds: Double(index) / framesPerSecond, directory: output.path)
+        return try output.finish(after: failure, seconds: Double(index) / framesPerSecond)
     }
 }

@@ -1,15 +1,12 @@
 public import LightShowCore
-import LightShowAnalysis
 import LightShowAudio
+import LightShowNowPlaying
 import LightShowRender
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
-/// `lightshow record`: audio → levels → frames at exactly `fps` → PNGs, `frames.jsonl` and `audio.wav`.
-/// A file renders offline as fast as the encoders go; a live input records until `duration` or cancellation
-/// (SIGINT), and either way every file is complete when `run` returns.
+/// `lightshow record`: the show engine with a `FrameRecorder` as its sink → PNG frames at exactly `fps`,
+/// `frames.jsonl` (with each frame's real state) and `audio.wav`. A file renders offline as fast as the encoders
+/// go; a live input records until `duration` or cancellation (SIGINT). Either way the recording ends as `watch`
+/// shows an ending, stopped with the lights fading out, and every file is complete when `run` returns.
 public struct RecordSession: Sendable {
     public var input: InputSpec
     public var pcmFormat: PCMFormat
@@ -19,11 +16,13 @@ public struct RecordSession: Sendable {
     /// Seconds of audio to record; nil = the whole file, or until cancelled for a live input.
     public var duration: Double?
     public var force: Bool
+    /// Bands, colours, playback and the now-playing source (`[mpd]`), as every command reads them.
     public var configuration: Configuration
 
     public struct Summary: Sendable, Equatable {
         public var frames: Int
-        public var audioSeconds: Double
+        /// Seconds the frames cover (the audio, then the fade-out).
+        public var seconds: Double
         public var directory: String
     }
 
@@ -49,72 +48,31 @@ public struct RecordSession: Sendable {
         let source = try AudioSources.open(
             input, pcmFormat: pcmFormat, pacing: offline ? .offline : .natural, duration: duration
         )
-        let output = try OutputDirectory(path: directory, force: force)
-        let writer = try FrameSequenceWriter(
-            directory: output, width: size.width, height: size.height, style: Scene.Style(configuration)
+        let player = try NowPlayingSources.make(configuration)
+        let output = try RecordingOutput(
+            path: directory, force: force, size: size, style: Scene.Style(configuration),
+            audioFormat: (source.sampleRate, source.channels)
         )
-        let audio: WAVFileWriter
-        do {
-            audio = try WAVFileWriter(path: output.file(OutputDirectory.audioName), sampleRate: source.sampleRate, channels: source.channels)
-        } catch {
-            _ = try? writer.finish()
-            throw error
-        }
-        let analyzer = LevelAnalyzer(
-            settings: configuration.analysis, bands: configuration.bands,
-            sampleRate: source.sampleRate, framesPerSecond: framesPerSecond
+        let recorder = FrameRecorder(output: output, framesPerSecond: framesPerSecond, sampleRate: source.sampleRate)
+        let engine = ShowEngine(
+            source: source, configuration: configuration,
+            options: .init(framesPerSecond: framesPerSecond, audioLimitSeconds: duration, fadeOutTail: true),
+            player: player
         )
-        var timeline = FrameTimeline(framesPerSecond: framesPerSecond)
-        let limit = duration.map { Int64(($0 * Double(source.sampleRate)).rounded()) }
-        let title = input.defaultTitle
-        var consumed: Int64 = 0
         var failure: (any Error)?
-
+        var seconds = 0.0
         do {
-            for try await block in source.blocks() {
-                if Task.isCancelled { break }
-                var block = block
-                if let limit, consumed + Int64(block.frameCount) > limit {
-                    let keep = Int(limit - consumed)
-                    block = SampleBlock(
-                        samples: Array(block.samples.prefix(keep * block.channels)), channels: block.channels,
-                        sampleRate: block.sampleRate, startFrame: block.startFrame, captureTimeNanoseconds: block.captureTimeNanoseconds
-                    )
-                }
-                try audio.write(block)
-                consumed += Int64(block.frameCount)
-                timeline.add(analyzer.process(block))
-                let audioTime = Double(consumed) / Double(source.sampleRate)
-                // The playback-state machine will drive this later; while input flows the show is playing.
-                for frame in timeline.release(upTo: audioTime, state: .playing, title: title) {
-                    try await writer.submit(frame)
-                }
-                if let limit, consumed >= limit { break }
-            }
-        } catch {
-            failure = error
-        }
-
-        // Always settle both outputs; the frames' account of a write error is the most complete one.
-        var frames = 0
-        do {
-            frames = try writer.finish()
+            try await engine.run([recorder])
+        } catch is CancellationError {
+            // Ctrl-C or SIGTERM on a live input: the recording ends here, complete.
         } catch {
             failure = error
         }
         do {
-            try audio.finish()
+            seconds = try recorder.finish()
         } catch {
             if failure == nil { failure = error }
         }
-        if let failure = failure as? LightShowError {
-            // An audio or input failure: say what the directory still holds, as a frame failure does.
-            throw LightShowError(
-                "\(failure.message); recording stopped: \(frames) complete frames are in \(output.path), all listed in \(OutputDirectory.framesLogName)",
-                exitStatus: failure.exitStatus
-            )
-        }
-        if let failure { throw failure }
-        return Summary(frames: frames, audioSeconds: Double(consumed) / Double(source.sampleRate), directory: output.path)
+        return try output.finish(after: failure, seconds: seconds)
     }
 }

@@ -2,8 +2,9 @@
 import Glibc
 #endif
 
-/// A bounded FIFO from an async producer to worker threads: `pop` waits while empty, `close` wakes everyone.
-/// The producer never blocks (it may be on the cooperative pool): `tryPush`, and when full, `whenSpace`.
+/// A bounded FIFO from a producer to worker threads: `pop` waits while empty, `close` wakes everyone.
+/// A producer on the cooperative pool never blocks (`tryPush`, and when full, `whenSpace`); one on a thread of
+/// its own may wait for room (`push`).
 /// Bounding it keeps memory flat when encoding is slower than analysis.
 final class BlockingQueue<Element>: @unchecked Sendable {
     private var items: [Element] = []
@@ -40,6 +41,18 @@ final class BlockingQueue<Element>: @unchecked Sendable {
         items.append(item)
         pthread_cond_broadcast(changed)
         return .pushed
+    }
+
+    /// Adds `item`, waiting while the queue is full; false once it is closed. Only for a producer on a thread of
+    /// its own.
+    func push(_ item: Element) -> Bool {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        while !closed && count >= capacity { pthread_cond_wait(changed, mutex) }
+        if closed { return false }
+        items.append(item)
+        pthread_cond_broadcast(changed)
+        return true
     }
 
     /// Calls `wake` once there is room or the queue is closed (at once if that is already so).

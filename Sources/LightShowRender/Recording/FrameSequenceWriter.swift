@@ -66,6 +66,15 @@ public final class FrameSequenceWriter: @unchecked Sendable {
         }
     }
 
+    /// Queues the next frame from a thread of its own (a file's reader), waiting while the queue is full.
+    /// Throws once the recording has failed; `finish()` then gives the full account.
+    public func submitWaiting(_ frame: ShowFrame) throws(RecordingError) {
+        if let failure = locked({ failure }) { throw failure }
+        guard queue.push(frame) else {
+            throw locked { failure } ?? RecordingError("the recording was stopped")
+        }
+    }
+
     /// Waits until every queued frame is on disk and listed; returns how many frames the directory holds.
     public func finish() throws(RecordingError) -> Int {
         queue.close()
@@ -82,10 +91,7 @@ public final class FrameSequenceWriter: @unchecked Sendable {
 
     private func stopped(_ error: RecordingError) -> RecordingError {
         let count = locked { nextIndex }
-        return RecordingError(
-            "\(error.message); recording stopped: \(count) complete frames are in \(directory.path), all listed in \(OutputDirectory.framesLogName)",
-            exitStatus: error.exitStatus
-        )
+        return RecordingError("\(error.message); \(directory.stopNote(frames: count))", exitStatus: error.exitStatus)
     }
 
     // MARK: - Workers

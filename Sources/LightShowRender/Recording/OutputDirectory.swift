@@ -48,6 +48,11 @@ public struct OutputDirectory: Sendable {
 
     public func file(_ name: String) -> String { path + "/" + name }
 
+    /// What the directory holds after a recording stopped early: the end of every such error message.
+    public func stopNote(frames: Int) -> String {
+        "recording stopped: \(frames) complete frames are in \(path), all listed in \(Self.framesLogName)"
+    }
+
     /// Names in the directory other than `.` and `..`.
     static func entries(of path: String) throws(RecordingError) -> [String] {
         guard let dir = opendir(path) else { throw RecordingError("cannot read --out \(path): \(String(cString: strerror(errno)))") }

@@ -1,0 +1,54 @@
+public import LightShowCore
+import LightShowAudio
+public import LightShowRender
+
+/// Where a recording goes: numbered PNG frames through the encoders, `frames.jsonl`, and `audio.wav` when the
+/// recording has audio. Both kinds of recording (an input's, a daemon's stream) settle it the same way.
+final class RecordingOutput: @unchecked Sendable {
+    let directory: OutputDirectory
+    let frames: FrameSequenceWriter
+    /// nil for a recording of a daemon's stream, which carries levels, not audio.
+    let audio: WAVFileWriter?
+
+    init(
+        path: String, force: Bool, size: FrameSize, style: Scene.Style, audioFormat: (sampleRate: Int, channels: Int)?
+    ) throws {
+        let directory = try OutputDirectory(path: path, force: force)
+        let frames = try FrameSequenceWriter(directory: directory, width: size.width, height: size.height, style: style)
+        do {
+            audio = try audioFormat.map { format throws(LightShowError) in
+                try WAVFileWriter(
+                    path: directory.file(OutputDirectory.audioName), sampleRate: format.sampleRate, channels: format.channels
+                )
+            }
+        } catch {
+            _ = try? frames.finish()
+            throw error
+        }
+        self.directory = directory
+        self.frames = frames
+    }
+
+    /// Completes every file, whatever went wrong before, and returns the summary; or throws the first failure
+    /// with what the directory still holds. A write error from the frames is the most complete account.
+    func finish(after earlier: (any Error)?, seconds: Double) throws -> RecordSession.Summary {
+        var failure = earlier
+        var count = 0
+        do {
+            count = try frames.finish()
+        } catch {
+            failure = error
+        }
+        do {
+            try audio?.finish()
+        } catch {
+            if failure == nil { failure = error }
+        }
+        if let failure = failure as? LightShowError {
+            // An audio or input failure: say what the directory still holds, as a frame failure does.
+            throw LightShowError("\(failure.message); \(directory.stopNote(frames: count))", exitStatus: failure.exitStatus)
+        }
+        if let failure { throw failure }
+        return RecordSession.Summary(frames: count, seconds: seconds, directory: directory.path)
+    }
+}

@@ -1,0 +1,37 @@
+public import LightShowCore
+
+/// An output of the show: the `analyze` writer, the terminal viewer, the PNG recorder, control-socket
+/// subscribers, network lights. Every sink gets the same frames from the same engine, so a change to the state
+/// machine, the fade or the levels reaches all of them at once.
+///
+/// The engine calls a sink with its state locked, never twice at once, on whichever thread produced the frame
+/// (a live source's reader, or the engine's event task for a command or a timer). A sink that could block on
+/// something slow (a socket, a terminal) hands the frame on instead; only an offline recording, which runs on
+/// the file reader's own thread, may wait for its encoders.
+public protocol ShowSink: AnyObject, Sendable {
+    /// Each block of audio the show takes in, before the frames made from it (a recording keeps it).
+    func audio(_ block: SampleBlock) throws
+    /// One frame of the show.
+    func show(_ frame: ShowFrame) throws
+    /// After each block or event that produced frames: a viewer that only wants the newest draws here.
+    func framesDone()
+}
+
+extension ShowSink {
+    public func audio(_ block: SampleBlock) throws {}
+    public func framesDone() {}
+}
+
+/// A sink made of closures, for outputs that are a line of code (the daemon's status keeping, tests).
+public final class FrameHandler: ShowSink {
+    private let onFrame: @Sendable (ShowFrame) throws -> Void
+    private let onDone: @Sendable () -> Void
+
+    public init(_ onFrame: @escaping @Sendable (ShowFrame) throws -> Void, framesDone: @escaping @Sendable () -> Void = {}) {
+        self.onFrame = onFrame
+        onDone = framesDone
+    }
+
+    public func show(_ frame: ShowFrame) throws { try onFrame(frame) }
+    public func framesDone() { onDone() }
+}
