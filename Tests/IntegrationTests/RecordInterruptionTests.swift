@@ -82,11 +82,18 @@ import Glibc
         try? writer.close()
         let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(process.terminationStatus == 0, "exit \(process.terminationStatus): \(stderr)")
-        // 3 s of audio, then the stop's fade-out (1.5 s at 10 fps, through the dark frame), as `watch` shows it.
-        #expect(try expectConsistent(out) == 46)
-        #expect(stderr.contains("recorded 46 frames"), "\(stderr)")
-        let last = try #require(String(contentsOfFile: out + "/frames.jsonl", encoding: .utf8).split(separator: "\n").last)
+        // 3 s of tone, the quiet fifo recorded as silence until the signal, then the stop's fade-out (1.5 s at
+        // 10 fps, through the dark frame), as `watch` shows it.
+        let frames = try expectConsistent(out)
+        #expect(frames >= 30 + 16, "\(frames) frames")
+        #expect(stderr.contains("recorded \(frames) frames"), "\(stderr)")
+        let lines = try String(contentsOfFile: out + "/frames.jsonl", encoding: .utf8).split(separator: "\n")
+        #expect(lines[20].contains("\"state\":\"playing\""), "the tone plays: \(lines[20])")
+        let last = try #require(lines.last)
         #expect(last.contains("\"state\":\"stopped\"") && last.contains("\"bass\":0.0000,"), "ends stopped and dark: \(last)")
+        // The audio lasts as long as the frames: tone, silence for the quiet, silence for the fade.
+        let samples = try ExternalTool.run("soxi", ["-s", out + "/audio.wav"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(samples == String(frames * 800), "\(samples) samples for \(frames) frames at 8 kHz and 10 fps")
         #expect(FileManager.default.fileExists(atPath: out + "/audio.wav"))
     }
 }

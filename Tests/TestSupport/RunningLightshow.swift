@@ -49,6 +49,16 @@ public final class RunningLightshow: @unchecked Sendable {
 
     public var processIdentifier: Int32 { process.processIdentifier }
 
+    public var isRunning: Bool { process.isRunning }
+
+    /// The exit status, once it has exited.
+    public var exitStatus: Int32 { process.terminationStatus }
+
+    /// Sends SIGINT, as Ctrl-C would; doesn't wait.
+    public func interrupt() {
+        if process.isRunning { process.interrupt() }
+    }
+
     /// Stops the process with SIGTERM and waits for it; returns its exit status.
     @discardableResult
     public func stop() -> Int32 {

@@ -1,69 +1,156 @@
 import LightShowAudio
 import LightShowCore
 import LightShowRender
+import LightShowSystem
+import Synchronization
 
-/// The PNG recorder as a sink of the show engine: keeps every block of audio in `audio.wav`, and turns the
-/// engine's frames into frames at exactly the recording's rate (`FrameTimeline`), so they carry the show's real
-/// state, title and fade. When the input is over, the engine's fade-out tail is released up to its dark frame
-/// and the audio is padded with silence to the same length, so video and audio stay together.
+/// The PNG recorder as a sink of the show engine: keeps the audio in `audio.wav`, and turns the engine's frames
+/// into frames at exactly the recording's rate (`FrameTimeline`), so they carry the show's real state, title and
+/// fade. When the input is over, the engine's fade-out tail is released up to its dark frame and the audio is
+/// padded with silence to the same length, so video and audio stay together.
 ///
-/// Called by the engine with its state locked, never twice at once, on the input's reader thread: waiting for
-/// the encoders there holds that thread only, which is what makes the unchecked Sendable safe.
-final class FrameRecorder: ShowSink, @unchecked Sendable {
-    private let output: RecordingOutput
-    private var timeline: FrameTimeline
-    private let sampleRate: Int
-    private var audioFrames: Int64 = 0
-    /// A write error met in `framesDone`, which can't throw.
-    private var failure: (any Error)?
-
-    init(output: RecordingOutput, framesPerSecond: Double, sampleRate: Int) {
-        self.output = output
-        timeline = FrameTimeline(framesPerSecond: framesPerSecond)
-        self.sampleRate = sampleRate
+/// The recording's clock is its audio. A file (or the offline demo) releases frames from the reader's thread as
+/// the audio passes them, waiting for the encoders there. A live input can go quiet (a suspended sound server, a
+/// paused player's fifo deliver nothing), so a ticker thread keeps time for it: whenever the audio falls behind
+/// the wall clock by more than a capture's latency, it writes silence up to there and releases the frames due,
+/// so the recording shows a pause as it happens; audio that comes faster than real time (a pipe) simply moves
+/// the clock faster.
+final class FrameRecorder: ShowSink, Sendable {
+    private struct State {
+        var timeline: FrameTimeline
+        /// Frames in `audio.wav` so far: the input's, plus silence written for gaps.
+        var audioFrames: Int64 = 0
+        /// Seconds of silence written for gaps: the input's own times are this much behind the recording's.
+        var insertedSeconds = 0.0
+        /// A write error met where nothing could throw (the ticker, `framesDone`); reported at the next chance.
+        var failure: (any Error)?
     }
 
-    /// Seconds of audio in `audio.wav`.
-    var audioSeconds: Double { Double(audioFrames) / Double(sampleRate) }
+    private let output: RecordingOutput
+    private let sampleRate: Int
+    private let state: Mutex<State>
+    /// Live only: when the recording started (monotonic ns), and the ticker's stop signal.
+    private let wallStart: UInt64?
+    private let stopTicker: WakeSignal?
+    /// Held while frames go to the encoders, so they go in index order; true once `finish` took over.
+    private let releasing = Mutex(false)
+    /// Live: how far the audio may lag the wall clock (capture latency and jitter) before silence stands in for
+    /// it, and how far behind the audio the ticker releases frames (a block's frames are made just after it).
+    private static let captureLatency = 0.3
+    private static let releaseLag = 0.15
+
+    init(output: RecordingOutput, framesPerSecond: Double, sampleRate: Int, live: Bool) throws {
+        self.output = output
+        self.sampleRate = sampleRate
+        state = Mutex(State(timeline: FrameTimeline(framesPerSecond: framesPerSecond)))
+        guard live else {
+            wallStart = nil
+            stopTicker = nil
+            return
+        }
+        wallStart = MonotonicClock.now()
+        let stop = try WakeSignal()
+        stopTicker = stop
+        let interval = Duration.seconds(1 / framesPerSecond)
+        try DedicatedThread.start(name: "ls-record-ticker") { [self] in
+            while !stop.wait(for: interval) { tick() }
+        }
+    }
 
     func audio(_ block: SampleBlock) throws {
-        if let failure { throw failure }
-        // Every frame before this block's audio has been made by now.
-        try submit(timeline.release(before: audioSeconds))
-        try output.audio?.write(block)
-        audioFrames += Int64(block.frameCount)
+        let due = try state.withLock { state throws -> [ShowFrame] in
+            if let failure = state.failure { throw failure }
+            let before = seconds(state)
+            try output.audio?.write(block)
+            state.audioFrames += Int64(block.frameCount)
+            // Offline, every frame before this block's audio has been made by now.
+            return wallStart == nil ? state.timeline.release(before: before) : []
+        }
+        try submitInOrder(due)
     }
 
     func show(_ frame: ShowFrame) throws {
-        timeline.add(frame)
+        state.withLock { state in
+            var frame = frame
+            frame.time += state.insertedSeconds
+            state.timeline.add(frame)
+        }
     }
 
-    /// The engine is done with a block or an event: every frame up to the audio so far is made.
+    /// The engine is done with a block or an event: offline, every frame up to the audio so far is made.
     func framesDone() {
+        let due = state.withLock { state in
+            wallStart == nil ? state.timeline.release(before: seconds(state)) : []
+        }
         do {
-            try submit(timeline.release(before: audioSeconds))
+            try submitInOrder(due)
         } catch {
-            // A failed recording stops at the next block, which the engine can be told of; `finish` reports it.
-            failure = failure ?? error
+            state.withLock { state in state.failure = state.failure ?? error }
         }
     }
 
     /// The input is over and the engine emitted its last frame: releases the rest, through the dark frame of the
     /// fade-out, and pads the audio to the frames' length. Returns the recording's length in seconds.
     func finish() throws -> Double {
-        if let failure { throw failure }
-        try submit(timeline.release(before: audioSeconds))
-        try submit(timeline.releaseThroughLatest())
-        let seconds = timeline.time(of: timeline.nextIndex)
-        let missing = Int64(saturating: (seconds * Double(sampleRate)).rounded()) - audioFrames
-        if missing > 0 {
-            try output.audio?.writeSilence(frames: missing)
-            audioFrames += missing
+        stopTicker?.signal()
+        try releasing.withLock { finished throws in
+            finished = true
+            let (due, failure) = state.withLock { state in
+                (state.timeline.release(before: seconds(state)) + state.timeline.releaseThroughLatest(), state.failure)
+            }
+            if let failure { throw failure }
+            for frame in due { try output.frames.submitWaiting(frame) }
         }
-        return seconds
+        return try state.withLock { state throws -> Double in
+            let seconds = state.timeline.time(of: state.timeline.nextIndex)
+            try pad(&state, to: seconds)
+            return seconds
+        }
     }
 
-    private func submit(_ frames: [ShowFrame]) throws {
-        for frame in frames { try output.frames.submitWaiting(frame) }
+    /// Live, each 1/fps: silence for a quiet input, then the frames due. Takes `releasing` first, as `finish`
+    /// does, so the frames it takes from the timeline go out before anything `finish` releases.
+    private func tick() {
+        releasing.withLock { finished in
+            guard !finished else { return }
+            let due = state.withLock { state -> [ShowFrame] in
+                guard let wallStart, state.failure == nil else { return [] }
+                let behind = Double(MonotonicClock.now() &- wallStart) / 1e9 - Self.captureLatency
+                do {
+                    let before = seconds(state)
+                    try pad(&state, to: behind)
+                    state.insertedSeconds += seconds(state) - before
+                } catch {
+                    state.failure = error
+                }
+                return state.timeline.release(before: seconds(state) - Self.releaseLag)
+            }
+            do {
+                for frame in due { try output.frames.submitWaiting(frame) }
+            } catch {
+                state.withLock { state in state.failure = state.failure ?? error }
+            }
+        }
+    }
+
+    private func seconds(_ state: State) -> Double {
+        Double(state.audioFrames) / Double(sampleRate)
+    }
+
+    /// Writes silence until the audio lasts `seconds`.
+    private func pad(_ state: inout State, to seconds: Double) throws {
+        let missing = Int64(saturating: (seconds * Double(sampleRate)).rounded()) - state.audioFrames
+        guard missing > 0 else { return }
+        try output.audio?.writeSilence(frames: missing)
+        state.audioFrames += missing
+    }
+
+    /// Sends frames to the encoders (offline: only the reader's thread releases, so they go in index order).
+    private func submitInOrder(_ frames: [ShowFrame]) throws {
+        guard !frames.isEmpty else { return }
+        try releasing.withLock { finished throws in
+            guard !finished else { return }
+            for frame in frames { try output.frames.submitWaiting(frame) }
+        }
     }
 }

@@ -53,7 +53,9 @@ public struct RecordSession: Sendable {
             path: directory, force: force, size: size, style: Scene.Style(configuration),
             audioFormat: (source.sampleRate, source.channels)
         )
-        let recorder = FrameRecorder(output: output, framesPerSecond: framesPerSecond, sampleRate: source.sampleRate)
+        let recorder = try FrameRecorder(
+            output: output, framesPerSecond: framesPerSecond, sampleRate: source.sampleRate, live: source.isLive
+        )
         let engine = ShowEngine(
             source: source, configuration: configuration,
             options: .init(framesPerSecond: framesPerSecond, audioLimitSeconds: duration, fadeOutTail: true),
