@@ -242,6 +242,7 @@ public final class TerminalViewer: @unchecked Sendable {
     /// waits in `unsent`. Called with `screen` held.
     private func drawFrame() {
         let grid: TerminalGrid
+        var settled = false
         if !TerminalSceneComposer.fits(columns: size.columns, rows: size.rows) {
             guard lastTooSmall != size else { return }
             lastTooSmall = size
@@ -260,9 +261,12 @@ public final class TerminalViewer: @unchecked Sendable {
             lastOverlays = overlays
             lastTooSmall = nil
             grid = composer.compose(scene, depth: options.depth, overlays: overlays)
+            // Dark lights stay on screen until something changes: send every cell that differs at all, leaving no
+            // ghost of the fade.
+            settled = frame.levels == .zero
         }
         output.removeAll(keepingCapacity: true)
-        encoder.encode(grid, into: &output)
+        encoder.encode(grid, exactly: settled, into: &output)
         guard !output.isEmpty else { return }
         let written = output.withUnsafeBytes { terminal.write($0, patience: writePatience) }
         if written < output.count { unsent = Array(output[written...]) }

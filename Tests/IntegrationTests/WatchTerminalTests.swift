@@ -230,4 +230,51 @@ import TestSupport
         try tmux.resize(columns: 16, rows: 5)
         #expect(await ExternalTool.waitUntil(seconds: Self.deadline) { tmux.text().contains("too small") })
     }
+
+    /// The screen once it has stayed the same across a whole second of captures at `size`; nil if it never does.
+    private func stableScreen(_ tmux: TmuxSession, size: String) async -> PaneScreen? {
+        var last = tmux.screen()
+        var unchanged = 0
+        let still = await ExternalTool.waitUntil(seconds: Self.deadline) {
+            usleep(100_000)
+            let now = tmux.screen()
+            let same = now.rows.map { $0.map(\.background) } == last.rows.map { $0.map(\.background) }
+            unchanged = same && tmux.display("#{pane_width}x#{pane_height}") == size ? unchanged + 1 : 0
+            last = now
+            return unchanged >= 10
+        }
+        return still ? last : nil
+    }
+
+    /// After `s` and the fade, the screen is exactly what a full redraw of the dark scene gives: no faint ghost of
+    /// the lights survives the encoder's skipping of cells that barely moved.
+    @Test func afterStopAndFadeTheLightsAreExactlyTheBackground() async throws {
+        let state = try TemporaryDirectory("watch-state")
+        let tmux = try start("--input \(try toneFile(in: state))", state: state)
+        #expect(await ExternalTool.waitUntil(seconds: Self.deadline) {
+            let screen = tmux.screen()
+            return [Self.isBass, Self.isMid, Self.isTreble].allSatisfy { (screen.extent(where: $0)?.count ?? 0) > 300 }
+        }, "three lit lights")
+        try tmux.send("s")
+        // Stopped: the toolbar collapses and the lights fade out (1.5 s), then nothing changes.
+        let faded = try #require(await stableScreen(tmux, size: "160x48"), "faded out and still")
+        #expect(!faded.rows.contains { $0.contains { $0.character == "▶" } }, "no toolbar")
+        // A full redraw of the same dark scene, after a resize away and back.
+        try tmux.resize(columns: 120, rows: 40)
+        _ = await stableScreen(tmux, size: "120x40")
+        try tmux.resize(columns: 160, rows: 48)
+        let fresh = try #require(await stableScreen(tmux, size: "160x48"), "redrawn at 160×48")
+        var differing: [String] = []
+        for row in 0..<48 {
+            for column in 0..<160 {
+                let (a, b) = (faded.cell(column: column, row: row), fresh.cell(column: column, row: row))
+                if a?.background != b?.background || a?.character != b?.character
+                    || (a?.character == "▀" && a?.foreground != b?.foreground) {
+                    differing.append("(\(column),\(row)) \(String(describing: a?.background)) vs \(String(describing: b?.background))")
+                }
+            }
+        }
+        #expect(differing.isEmpty, "\(differing.count) cells differ from the background, e.g. \(differing.prefix(3)); rows \(Set(differing.map { $0.split(separator: ",")[1].prefix(while: { $0 != ")" }) }).sorted())")
+        try tmux.send("q")
+    }
 }

@@ -13,6 +13,9 @@ public struct PaneScreen: Sendable {
     }
 
     public var rows: [[Cell]] = []
+    /// The colours in effect at the end of each row: capture-pane leaves out trailing spaces, so a cell past a
+    /// row's end is a space in these colours.
+    private var trailing: [(foreground: RGB?, background: RGB?)] = []
 
     public init(parsing text: String) {
         var foreground: RGB?
@@ -37,11 +40,16 @@ public struct PaneScreen: Sendable {
                 cells.append(Cell(character: Character(scalar), foreground: foreground, background: background))
             }
             rows.append(cells)
+            trailing.append((foreground, background))
         }
     }
 
+    /// The cell at `column`, `row`; past the end of a captured row, the space capture-pane left out.
     public func cell(column: Int, row: Int) -> Cell? {
-        guard row >= 0, row < rows.count, column >= 0, column < rows[row].count else { return nil }
+        guard row >= 0, row < rows.count, column >= 0 else { return nil }
+        guard column < rows[row].count else {
+            return Cell(character: " ", foreground: trailing[row].foreground, background: trailing[row].background)
+        }
         return rows[row][column]
     }
 

@@ -35,7 +35,9 @@ public struct TerminalEncoder: Sendable {
     }
 
     /// Appends to `out` the bytes that turn the last frame into `grid`; appends nothing when they are the same.
-    public mutating func encode(_ grid: TerminalGrid, into out: inout [UInt8]) {
+    /// `exactly` sends every cell that differs at all, however little: for a frame that will stay on screen (the
+    /// dark end of a fade), which must not keep a faint ghost of what came before.
+    public mutating func encode(_ grid: TerminalGrid, exactly: Bool = false, into out: inout [UInt8]) {
         let full = grid.columns != columns || grid.rows != rows || grid.depth != depth || previous.count != grid.cells.count
         let start = out.count
         out.append(contentsOf: Self.beginSynchronized)
@@ -71,12 +73,12 @@ public struct TerminalEncoder: Sendable {
                             && memcmp(previousCells.baseAddress! + base, cells.baseAddress! + base, rowBytes) == 0 {
                             continue
                         }
-                        let truecolor = depth == .truecolor
+                        let tolerant = depth == .truecolor && !exactly
                         for column in 0..<grid.columns {
                             let cell = cells[base + column]
                             if !full {
                                 let shown = previousCells[base + column]
-                                if shown == cell || truecolor && Self.looksSame(shown, cell) { continue }
+                                if shown == cell || tolerant && Self.looksSame(shown, cell) { continue }
                             }
                             previousCells[base + column] = cell
                             emit(cell, column: column, row: row, into: &bytes)
