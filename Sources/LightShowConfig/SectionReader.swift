@@ -189,14 +189,6 @@ extension TOMLType {
     }
 }
 
-extension Double {
-    /// `30000` rather than `30000.0`; fractions as Swift prints them.
-    var compact: String {
-        if self == rounded(), abs(self) < 1e15 { return String(Int(self)) }
-        return String(self)
-    }
-}
-
 extension Optional {
     /// Stores the value, if any, in `target`: `section.number("angle", …).assign(to: &settings.angle)`.
     func assign(to target: inout Wrapped) {

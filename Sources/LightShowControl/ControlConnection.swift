@@ -9,11 +9,10 @@ final class ControlConnection {
         var interval: Double
         var nextDue: Double
         var lastSequence: UInt64 = 0
-        /// Broadcast events waiting for this client, oldest first, bounded.
-        var events: [[UInt8]] = []
+        /// The newest scene event this client was sent (0: none yet).
+        var lastSceneSequence: UInt64 = 0
     }
 
-    static let maximumQueuedEvents = 64
     /// Above this much unsent output the client is not read from until it catches up.
     static let outputHighWater = 256 * 1024
 

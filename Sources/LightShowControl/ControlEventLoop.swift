@@ -15,6 +15,7 @@ final class ControlEventLoop<Handler: ControlCommandHandler> {
     private var connections: [UInt64: ControlConnection] = [:]
     private var nextID: UInt64 = 1
     private var frame: ControlServer<Handler>.Frame?
+    private var scene: ControlServer<Handler>.Frame?
     private var chunk = [UInt8](repeating: 0, count: 65_536)
     /// After EMFILE, accepting pauses briefly instead of spinning on a readable listener.
     private var acceptPausedUntil = 0.0
@@ -67,11 +68,11 @@ final class ControlEventLoop<Handler: ControlCommandHandler> {
 
     // MARK: - Inbox and wake-ups
 
-    /// Applies replies, the newest frame and events posted by other threads. False when asked to stop.
+    /// Applies replies, the newest frame and the scene posted by other threads. False when asked to stop.
     private func takeInbox() -> Bool {
-        let (replies, newFrame, events, stopping) = server.inbox.withLock { inbox in
-            defer { inbox.replies.removeAll(); inbox.events.removeAll() }
-            return (inbox.replies, inbox.frame, inbox.events, inbox.state != .running)
+        let (replies, newFrame, newScene, stopping) = server.inbox.withLock { inbox in
+            defer { inbox.replies.removeAll() }
+            return (inbox.replies, inbox.frame, inbox.scene, inbox.state != .running)
         }
         if stopping { return false }
         for reply in replies {
@@ -80,13 +81,7 @@ final class ControlEventLoop<Handler: ControlCommandHandler> {
             connection.inFlight = false
         }
         frame = newFrame
-        if !events.isEmpty {
-            for connection in connections.values where connection.subscription != nil {
-                connection.subscription!.events += events
-                let excess = connection.subscription!.events.count - ControlConnection.maximumQueuedEvents
-                if excess > 0 { connection.subscription!.events.removeFirst(excess) }
-            }
-        }
+        scene = newScene
         return true
     }
 
@@ -205,19 +200,22 @@ final class ControlEventLoop<Handler: ControlCommandHandler> {
         }
         let previous = connection.subscription
         connection.subscription = ControlConnection.Subscription(
-            interval: 1 / fps, nextDue: now, lastSequence: previous?.lastSequence ?? 0, events: previous?.events ?? []
+            interval: 1 / fps, nextDue: now, lastSequence: previous?.lastSequence ?? 0,
+            lastSceneSequence: previous?.lastSceneSequence ?? 0
         )
         connection.enqueue(request.replyLine(.success(["fps": .number(fps)])))
     }
 
     // MARK: - Subscribers
 
-    /// Queues events, then the newest frame if due, but only once everything sent before has left:
-    /// a client that doesn't read holds one partial line at most and is skipped, never waited for.
+    /// Queues the scene if it changed, then the newest frame if due, but only once everything sent before has
+    /// left: a client that doesn't read holds one partial line at most and is skipped, never waited for.
     private func feed(_ connection: ControlConnection, now: Double) {
         guard var subscription = connection.subscription, connection.pendingOutput == 0 else { return }
-        for event in subscription.events { connection.enqueue(event) }
-        subscription.events.removeAll()
+        if let scene, scene.sequence > subscription.lastSceneSequence {
+            connection.enqueue(scene.line)
+            subscription.lastSceneSequence = scene.sequence
+        }
         if let frame, frame.sequence > subscription.lastSequence, now >= subscription.nextDue {
             connection.enqueue(frame.line)
             subscription.lastSequence = frame.sequence

@@ -1,6 +1,8 @@
 /// The commands a client may send on the control socket.
 public enum ControlCommand: String, CaseIterable, Sendable {
     case status, play, pause, toggle, stop, reload, subscribe
+    /// `{"cmd":"set-band","band":"bass","lower":30,"upper":200}`: a band's range, checked as the config checks it.
+    case setBand = "set-band"
 }
 
 /// What a command handler answers: a result object, or an error message for the caller.

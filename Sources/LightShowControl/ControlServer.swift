@@ -29,8 +29,9 @@ public final class ControlServer<Handler: ControlCommandHandler>: Sendable {
     struct Inbox {
         var replies: [(connection: UInt64, line: [UInt8])] = []
         var frame: Frame?
-        var events: [[UInt8]] = []
         var frameSequence: UInt64 = 0
+        /// The scene event every subscriber gets first, and again whenever it changes.
+        var scene: Frame?
         var state = RunState.created
         var loopStarted = false
         var clients = 0
@@ -136,13 +137,14 @@ public final class ControlServer<Handler: ControlCommandHandler>: Sendable {
         if subscribed { wake() }
     }
 
-    /// Sends an event (a state change, say) to every subscriber; a subscriber that falls far behind loses the oldest.
-    public func broadcast(_ event: JSONValue) {
+    /// Sets the scene event (colours, gradient, proportions, bands): each subscriber gets it on subscribing and
+    /// again whenever it changes, before its next frame, so viewers draw the daemon's scene.
+    public func publishScene(_ event: JSONValue) {
         let line = event.line
         let subscribed = inbox.withLock { inbox in
-            guard inbox.subscribers > 0 else { return false }
-            inbox.events.append(line)
-            return true
+            inbox.frameSequence += 1
+            inbox.scene = Frame(sequence: inbox.frameSequence, line: line)
+            return inbox.subscribers > 0
         }
         if subscribed { wake() }
     }

@@ -27,12 +27,16 @@ public enum ShowFrameEvent {
               let index = value["index"]?.numberValue, let time = value["t"]?.numberValue,
               let bass = value["bass"]?.numberValue, let mid = value["mid"]?.numberValue,
               let treble = value["treble"]?.numberValue,
-              let state = value["state"]?.stringValue.flatMap(PlaybackState.init(rawValue:))
+              let state = value["state"]?.stringValue.flatMap(PlaybackState.init(rawValue:)),
+              index.isFinite, index >= 0, time.isFinite
         else { return nil }
+        // From another process: levels clamped to 0…1, the title made safe for a terminal, no trapping conversions.
+        func level(_ value: Double) -> Float { value.isFinite ? Float(min(1, max(0, value))) : 0 }
+        let elapsed = value["elapsed"]?.numberValue.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
         return ShowFrame(
-            index: Int(index), time: time,
-            levels: BandLevels(bass: Float(bass), mid: Float(mid), treble: Float(treble)),
-            state: state, title: value["title"]?.stringValue ?? "", elapsed: value["elapsed"]?.numberValue
+            index: Int(saturating: index), time: time,
+            levels: BandLevels(bass: level(bass), mid: level(mid), treble: level(treble)),
+            state: state, title: SafeText.sanitized(value["title"]?.stringValue ?? ""), elapsed: elapsed
         )
     }
 }

@@ -13,6 +13,7 @@ import Glibc
 public final class ShowSubscription: Sendable {
     public let path: String
     private let latest = Mutex<ShowFrame?>(nil)
+    private let scene = Mutex<Scene.Style?>(nil)
     /// Why the stream ended (the daemon stopped, the socket broke); nil while it runs.
     private let ending = Mutex<String?>(nil)
     /// The stream's client: read only by the reader thread; other threads only `disconnect()` it (a shutdown(2)).
@@ -21,8 +22,13 @@ public final class ShowSubscription: Sendable {
         init(_ client: ControlClient) { self.client = client }
     }
     private let stream: Stream
-    /// Commands waiting to go out, and whether a sender thread is running.
-    private let outbox = Mutex<(queue: [UserCommand], busy: Bool)>(([], false))
+    /// A request for the daemon: a command and its arguments.
+    private struct Request: Sendable {
+        var command: String
+        var arguments: JSONObject
+    }
+    /// Requests waiting to go out, and whether a sender thread is running.
+    private let outbox = Mutex<(queue: [Request], busy: Bool)>(([], false))
     /// Called on the reader thread after each new frame and when the stream ends.
     private let onUpdate: @Sendable () -> Void
 
@@ -64,10 +70,27 @@ public final class ShowSubscription: Sendable {
     /// Why the stream ended, or nil while frames still come.
     public var endReason: String? { ending.withLock { $0 } }
 
+    /// The daemon's scene (colours, gradient, proportions, band ranges), or nil before its first scene event.
+    public var latestScene: Scene.Style? { scene.withLock { $0 } }
+
     /// Sends play/pause/toggle/stop to the daemon in the background, in order; never blocks the caller.
     public func send(_ command: UserCommand) {
+        enqueue(Request(command: command.rawValue, arguments: [:]))
+    }
+
+    /// Asks the daemon to set `band`'s range (it validates and clamps it as its config would, and tells every
+    /// viewer); in the background, in order with the other commands.
+    public func setBand(_ band: Band, range: FrequencyRange) {
+        enqueue(Request(command: "set-band", arguments: [
+            "band": .string(band.rawValue), "lower": .number(range.lower), "upper": .number(range.upper),
+        ]))
+    }
+
+    private func enqueue(_ request: Request) {
         let start = outbox.withLock { outbox in
-            outbox.queue.append(command)
+            // A burst (a knob held down) keeps the newest few.
+            if outbox.queue.count >= 16 { outbox.queue.removeFirst() }
+            outbox.queue.append(request)
             defer { outbox.busy = true }
             return !outbox.busy
         }
@@ -85,7 +108,7 @@ public final class ShowSubscription: Sendable {
     }
 
     private func sendQueued() {
-        while let next = outbox.withLock({ outbox -> UserCommand? in
+        while let next = outbox.withLock({ outbox -> Request? in
             guard !outbox.queue.isEmpty else {
                 outbox.busy = false
                 return nil
@@ -93,7 +116,7 @@ public final class ShowSubscription: Sendable {
             return outbox.queue.removeFirst()
         }) {
             // A failure shows on screen as a state that didn't change; the stream's end explains why.
-            _ = try? Self.connect(path).request(next.rawValue)
+            _ = try? Self.connect(path).request(next.command, arguments: next.arguments)
         }
     }
 
@@ -103,6 +126,9 @@ public final class ShowSubscription: Sendable {
             while let event = try client.readJSON() {
                 if let frame = ShowFrameEvent.decode(event) {
                     latest.withLock { $0 = frame }
+                    onUpdate()
+                } else if let style = ShowSceneEvent.decode(event) {
+                    scene.withLock { $0 = style }
                     onUpdate()
                 }
             }

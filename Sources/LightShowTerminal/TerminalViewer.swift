@@ -58,6 +58,8 @@ public final class TerminalViewer: @unchecked Sendable {
     /// What was drawn last, to skip frames that would change nothing.
     private var lastScene: Scene?
     private var lastOverlays: TerminalOverlays?
+    /// The feed's band ranges last taken into the tuning panel.
+    private var adoptedBands: BandsSettings?
     private var lastTooSmall: TerminalSize?
     /// Frames come on the audio's schedule and are drawn as they come, except as `DrawPacer` says.
     private var pacer: DrawPacer
@@ -251,6 +253,14 @@ public final class TerminalViewer: @unchecked Sendable {
         } else {
             let frame = feed.latestFrame() ?? ShowFrame(index: 0, time: 0, levels: .zero, state: .stopped, title: "")
             var style = options.style
+            if let remote = feed.sceneStyle {
+                // The daemon's scene; its band ranges become the tuning panel's when they change there.
+                style = remote
+                if remote.bands != adoptedBands {
+                    adoptedBands = remote.bands
+                    controls.tuning.adopt(remote.bands)
+                }
+            }
             style.bands = controls.tuning.bands
             let scene = composer.scene(
                 frame: frame, columns: size.columns, rows: size.rows, cellAspect: size.cellAspect, style: style

@@ -14,6 +14,8 @@ public struct ViewerControls: Equatable, Sendable {
     /// The tuning state; kept when the panel closes so the ranges stay as tuned.
     public var tuning: BandTuning
     public var isTuning = false
+    /// True once a knob moved: the tuned ranges are printed as TOML on quit.
+    public private(set) var hasTuned = false
 
     public init(bands: BandsSettings, showHelp: Bool = false) {
         tuning = BandTuning(bands: bands)
@@ -36,7 +38,9 @@ public struct ViewerControls: Equatable, Sendable {
             case .character("2"): tuning.selected = .mid; return .none
             case .character("3"): tuning.selected = .treble; return .none
             case .left, .right:
-                return tuning.moveActiveKnob(by: key == .left ? -1 : 1) ? .bandsChanged(tuning.bands) : .none
+                guard tuning.moveActiveKnob(by: key == .left ? -1 : 1) else { return .none }
+                hasTuned = true
+                return .bandsChanged(tuning.bands)
             case .tab:
                 tuning.switchKnob()
                 return .none

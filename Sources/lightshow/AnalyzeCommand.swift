@@ -59,7 +59,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard framesPerSecond.isFinite, Self.fpsRange.contains(framesPerSecond) else {
-            throw ValidationError("--fps must be between 1 and 240, got \(framesPerSecond.formatted)")
+            throw ValidationError("--fps must be between 1 and 240, got \(framesPerSecond.compact)")
         }
     }
 
@@ -115,12 +115,5 @@ private final class AnalyzeOutput: ShowSink, @unchecked Sendable {
         formatter.append(time: frame.time, levels: frame.levels, state: frame.state, to: &writer.buffer)
         try writer.frameDone()
         if writer.isClosed { throw OutputClosed() }
-    }
-}
-
-extension Double {
-    /// `60` rather than `60.0` in messages.
-    fileprivate var formatted: String {
-        rounded() == self && abs(self) < 1e15 ? String(Int(self)) : String(self)
     }
 }

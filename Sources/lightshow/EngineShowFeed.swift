@@ -40,6 +40,9 @@ final class EngineShowFeed: ShowFeed {
 
     func updateBands(_ bands: BandsSettings) { tunedBands.withLock { $0 = bands } }
 
+    /// Drawn with the viewer's own configuration.
+    var sceneStyle: Scene.Style? { nil }
+
     /// Runs the show until the input ends (or the task is cancelled).
     func run() async throws {
         let latest = latest

@@ -28,7 +28,15 @@ final class RemoteShowFeed: ShowFeed {
 
     func send(_ command: UserCommand) { subscription.send(command) }
 
-    /// The daemon analyses with the bands of its own config; tuning here only previews ranges to paste there
-    /// (they are printed as TOML on quit).
-    func updateBands(_ bands: BandsSettings) {}
+    /// Tuning here tunes the daemon: each changed range goes to it as `set-band`, which it checks as its config
+    /// would, applies at once and tells every viewer (this one adopts what it says).
+    func updateBands(_ bands: BandsSettings) {
+        let current = subscription.latestScene?.bands
+        for band in Band.allCases where bands[band].range != current?[band].range {
+            subscription.setBand(band, range: bands[band].range)
+        }
+    }
+
+    /// The daemon's scene, once it has sent one.
+    var sceneStyle: Scene.Style? { subscription.latestScene }
 }

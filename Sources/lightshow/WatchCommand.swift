@@ -127,7 +127,7 @@ struct WatchCommand: AsyncParsableCommand {
             return outcome
         }
         pipeline.cancel()
-        if viewer.controls.tuning.bands != configuration.bands, outcome == .quit {
+        if viewer.controls.hasTuned, outcome == .quit {
             print("# Tuned band ranges for lightshow.toml:")
             print(viewer.controls.tuning.tomlSnippet, terminator: "")
         }

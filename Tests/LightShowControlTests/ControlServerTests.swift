@@ -162,20 +162,22 @@ import TestSupport
             for _ in 0..<4 { group.addTask { fixture.server.shutdown() } }
         }
         fixture.server.publishFrame(["event": "frame"])
-        fixture.server.broadcast(["event": "state"])
+        fixture.server.publishScene(["event": "scene"])
         fixture.server.shutdown()
         #expect(try await client.readLine() == nil)
         #expect(access(fixture.path, F_OK) != 0)
     }
 
-    @Test func broadcastEventsReachSubscribersOnly() async throws {
+    @Test func theSceneReachesEachSubscriberFirstAndAgainWhenItChanges() async throws {
         let fixture = try ServerFixture()
+        fixture.server.publishScene(["event": "scene", "n": 1])
         let subscriber = try await fixture.client()
         let other = try await fixture.client()
         #expect(try await subscriber.request("subscribe")["result"] == ["fps": 30])
         #expect(await eventually { fixture.server.connectionCounts == (2, 1) })
-        fixture.server.broadcast(["event": "state", "state": "paused"])
-        #expect(try await subscriber.readText() == #"{"event":"state","state":"paused"}"#)
+        #expect(try await subscriber.readText() == #"{"event":"scene","n":1}"#)
+        fixture.server.publishScene(["event": "scene", "n": 2])
+        #expect(try await subscriber.readText() == #"{"event":"scene","n":2}"#)
         #expect(try await other.request("status")["id"] == 1)
     }
 }

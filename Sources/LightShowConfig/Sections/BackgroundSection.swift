@@ -7,6 +7,6 @@ enum BackgroundSection: ConfigSection {
     static func read(_ section: SectionReader, into configuration: inout Configuration) {
         section.color("from").assign(to: &configuration.background.from)
         section.color("to").assign(to: &configuration.background.to)
-        section.number("angle", in: -360...360).assign(to: &configuration.background.angle)
+        section.number("angle", in: BackgroundSettings.angleRange).assign(to: &configuration.background.angle)
     }
 }

@@ -5,7 +5,7 @@ enum SceneSection: ConfigSection {
     static let name = "scene"
 
     static func read(_ section: SectionReader, into configuration: inout Configuration) {
-        section.number("margin", in: 0...0.25).assign(to: &configuration.scene.margin)
-        section.number("toolbar_height", in: 0...0.5).assign(to: &configuration.scene.toolbarHeight)
+        section.number("margin", in: SceneSettings.marginRange).assign(to: &configuration.scene.margin)
+        section.number("toolbar_height", in: SceneSettings.toolbarHeightRange).assign(to: &configuration.scene.toolbarHeight)
     }
 }

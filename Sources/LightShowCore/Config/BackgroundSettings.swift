@@ -5,5 +5,8 @@ public struct BackgroundSettings: Equatable, Sendable {
     /// Degrees counter-clockwise from east; 270 runs top to bottom.
     public var angle: Double = 270
 
+    /// What the config (and a daemon's scene event) may set.
+    public static let angleRange: ClosedRange<Double> = -360...360
+
     public init() {}
 }

@@ -5,5 +5,9 @@ public struct SceneSettings: Equatable, Sendable {
     /// Toolbar height as a fraction of the canvas height (collapsed to 0 while stopped).
     public var toolbarHeight: Double = 0.08
 
+    /// What the config (and a daemon's scene event) may set.
+    public static let marginRange: ClosedRange<Double> = 0...0.25
+    public static let toolbarHeightRange: ClosedRange<Double> = 0...0.5
+
     public init() {}
 }

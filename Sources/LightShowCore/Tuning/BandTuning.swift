@@ -27,6 +27,11 @@ public struct BandTuning: Equatable, Sendable {
 
     public var selectedRange: FrequencyRange { bands[selected].range }
 
+    /// Takes ranges set elsewhere (a daemon's, after another viewer tuned it or a reload), keeping the selection.
+    public mutating func adopt(_ bands: BandsSettings) {
+        self.bands = bands
+    }
+
     public mutating func switchKnob() {
         activeKnob = activeKnob.other
     }

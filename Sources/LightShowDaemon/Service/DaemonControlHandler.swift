@@ -17,6 +17,8 @@ struct DaemonControlHandler: ControlCommandHandler {
             return .success(["sent": .string(user.rawValue)])
         case .reload:
             return daemon.reload(caller: "ctl reload")
+        case .setBand:
+            return daemon.setBand(arguments)
         }
     }
 }

@@ -21,6 +21,8 @@ public final class DaemonService: Service, Sendable {
     /// One reload at a time: SIGHUP and `ctl reload` may race.
     private let reloading = Mutex(())
     private let connectionCounts = Mutex<(@Sendable () -> (clients: Int, subscribers: Int))?>(nil)
+    /// Tells subscribers the scene (set once the control server runs).
+    private let sceneOutlet = Mutex<(@Sendable (JSONValue) -> Void)?>(nil)
 
     /// Loads the configuration and finds the control socket. Throws a `UserFacingError`: 78 for a bad config
     /// (every problem listed), 66 for a missing `--config` file.
@@ -52,6 +54,8 @@ public final class DaemonService: Service, Sendable {
             throw LightShowError("control socket \(socketPath): \(error)", exitStatus: .ioError)
         }
         connectionCounts.withLock { $0 = { server.connectionCounts } }
+        sceneOutlet.withLock { $0 = { server.publishScene($0) } }
+        publishScene(configuration)
         server.start()
         logger.info("control socket \(socketPath)")
         defer { server.shutdown() }
@@ -138,6 +142,7 @@ public final class DaemonService: Service, Sendable {
             }
             for warning in warnings { logger.warning("\(warning)") }
             let old = state.replaceConfiguration(with: new)
+            publishScene(new)
             let restart = new.input != old.input || new.mpd != old.mpd
             if restart {
                 state.restartCapture()
@@ -154,6 +159,44 @@ public final class DaemonService: Service, Sendable {
                 "warnings": .array(warnings.map { .string($0) }),
             ])
         }
+    }
+
+    /// `set-band`: a band's range from a viewer's tuning panel, checked exactly as the config file checks it (an
+    /// error names the key), applied to the analysis at once and told to every viewer. The config file is left as
+    /// it is: a reload goes back to it.
+    public func setBand(_ arguments: JSONObject) -> ControlReply {
+        guard let name = arguments["band"]?.stringValue, let band = Band(rawValue: name) else {
+            let given = arguments["band"].map { SafeText.sanitized("\($0)", limit: 40) } ?? "nothing"
+            return .failure("band must be one of bass, mid, treble, found \(given)")
+        }
+        var lines = ["[bands.\(band.rawValue)]"]
+        for key in ["lower", "upper"] {
+            guard let value = arguments[key] else { continue }
+            guard let number = value.numberValue, number.isFinite else {
+                return .failure("bands.\(band.rawValue).\(key): expected a number of Hz, found \(SafeText.sanitized("\(value)", limit: 40))")
+            }
+            lines.append("\(key) = \(number)")
+        }
+        return reloading.withLock { _ in
+            let current = state.configuration
+            let report = ConfigurationLoader.parse(lines.joined(separator: "\n"), over: current)
+            guard !report.hasErrors else {
+                return .failure(report.errors.map(\.description).joined(separator: "; "))
+            }
+            var new = current
+            new.bands = report.configuration.bands
+            _ = state.replaceConfiguration(with: new)
+            state.engine?.reconfigure(new)
+            publishScene(new)
+            let range = new.bands[band].range
+            logger.info("set-band: \(band.rawValue) \(range.lower.compact)–\(range.upper.compact) Hz")
+            return .success(["band": .string(band.rawValue), "lower": .number(range.lower), "upper": .number(range.upper)])
+        }
+    }
+
+    private func publishScene(_ configuration: Configuration) {
+        let event = ShowSceneEvent.encode(Scene.Style(configuration))
+        sceneOutlet.withLock { $0 }?(event)
     }
 
     /// Sends `STATUS=` whenever the line changes (checked twice a second).

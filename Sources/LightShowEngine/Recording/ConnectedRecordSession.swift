@@ -13,7 +13,7 @@ public struct ConnectedRecordSession: Sendable {
     /// Seconds to record; nil = until cancelled.
     public var duration: Double?
     public var force: Bool
-    /// Colours and background of the frames (the viewer's config, as `watch --connect` uses it).
+    /// Colours and background of the frames when the daemon sends no scene of its own.
     public var configuration: Configuration
 
     public init(
@@ -34,9 +34,6 @@ public struct ConnectedRecordSession: Sendable {
     public func run() async throws -> RecordSession.Summary {
         let subscription = try ShowSubscription(path: socketPath, framesPerSecond: framesPerSecond)
         defer { subscription.close() }
-        let output = try RecordingOutput(
-            path: directory, force: force, size: size, style: Scene.Style(configuration), audioFormat: nil
-        )
         let total = duration.map { Int(saturating: ($0 * framesPerSecond).rounded()) }
         let clock = ContinuousClock()
         // A daemon streams at once; one asleep (stopped and dark) may have nothing new to send, so wait briefly.
@@ -44,6 +41,11 @@ public struct ConnectedRecordSession: Sendable {
         while subscription.latestFrame == nil, subscription.endReason == nil, clock.now < firstDeadline {
             try? await Task.sleep(for: .milliseconds(10))
         }
+        // The daemon's scene (colours, gradient, proportions) when it sent one; this config's otherwise.
+        let output = try RecordingOutput(
+            path: directory, force: force, size: size, style: subscription.latestScene ?? Scene.Style(configuration),
+            audioFormat: nil
+        )
         let start = clock.now
         var index = 0
         var failure: (any Error)?
