@@ -37,8 +37,6 @@ struct AnalyzeCommand: AsyncParsableCommand {
         """
     )
 
-    static let fpsRange: ClosedRange<Double> = 1...240
-
     @OptionGroup var global: GlobalOptions
 
     @OptionGroup var inputFlags: InputOptions
@@ -58,9 +56,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
     @OptionGroup var player: PlayerOptions
 
     func validate() throws {
-        guard framesPerSecond.isFinite, Self.fpsRange.contains(framesPerSecond) else {
-            throw ValidationError("--fps must be between 1 and 240, got \(framesPerSecond.compact)")
-        }
+        try FrameRate.validate(framesPerSecond)
     }
 
     func run() async throws {

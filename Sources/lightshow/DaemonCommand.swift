@@ -36,9 +36,7 @@ struct DaemonCommand: AsyncParsableCommand {
     var fps: Double = 60
 
     func validate() throws {
-        guard fps.isFinite, AnalyzeCommand.fpsRange.contains(fps) else {
-            throw ValidationError("--fps must be between 1 and 240, got \(fps)")
-        }
+        try FrameRate.validate(fps)
     }
 
     func run() async throws {

@@ -26,8 +26,6 @@ struct RecordCommand: AsyncParsableCommand {
         """
     )
 
-    static let fpsRange: ClosedRange<Double> = 1...240
-
     @OptionGroup var global: GlobalOptions
 
     @OptionGroup var source: SourceOptions
@@ -48,9 +46,7 @@ struct RecordCommand: AsyncParsableCommand {
     var force = false
 
     func validate() throws {
-        guard fps.isFinite, Self.fpsRange.contains(fps) else {
-            throw ValidationError("--fps must be between 1 and 240, got \(fps)")
-        }
+        try FrameRate.validate(fps)
         guard FrameSize(parsing: size) != nil else {
             throw ValidationError("--size '\(size)': expected \(FrameSize.expectedSyntax)")
         }

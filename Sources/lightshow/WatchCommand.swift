@@ -63,9 +63,7 @@ struct WatchCommand: AsyncParsableCommand {
     var color: ColorOption = .auto
 
     func validate() throws {
-        guard fps.isFinite, AnalyzeCommand.fpsRange.contains(fps) else {
-            throw ValidationError("--fps must be between 1 and 240, got \(fps)")
-        }
+        try FrameRate.validate(fps)
     }
 
     func run() async throws {

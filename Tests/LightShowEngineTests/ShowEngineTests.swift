@@ -123,7 +123,7 @@ import TestSupport
         let server = try await MPDServer.withTestTracks()
         let client = try MPDClient(
             address: try MPDAddress(parsing: server.address),
-            backoff: .init(initial: .milliseconds(50), maximum: .milliseconds(500))
+            backoff: ReopenBackoff(initial: 0.05, maximum: 0.5)
         )
         let source = try AudioSources.open(.demo, pacing: .realtime)
         let engine = ShowEngine(source: source, configuration: ShowEngineTests.configuration,

@@ -14,7 +14,7 @@ import TestSupport
     func client(_ address: String, password: String = "") throws -> MPDClient {
         let client = try MPDClient(
             address: try MPDAddress(parsing: address), password: password,
-            backoff: .init(initial: .milliseconds(50), maximum: .milliseconds(500))
+            backoff: ReopenBackoff(initial: 0.05, maximum: 0.5)
         )
         client.start()
         return client
@@ -119,7 +119,7 @@ import TestSupport
     func events(from server: ScriptedServer) throws -> (MPDClient, StreamRecorder<NowPlayingEvent>) {
         let client = try MPDClient(
             address: .tcp(host: "127.0.0.1", port: server.port),
-            backoff: .init(initial: .milliseconds(20), maximum: .milliseconds(100)), replyTimeout: .seconds(1)
+            backoff: ReopenBackoff(initial: 0.02, maximum: 0.1), replyTimeout: .seconds(1)
         )
         client.start()
         return (client, StreamRecorder(client.events))

@@ -42,20 +42,4 @@ public enum ExternalTool {
             }
         }
     }
-
-    /// Polls `condition` every 20 ms until it holds or `seconds` pass; returns whether it held.
-    /// Suspends rather than sleeping, so it never holds a thread of the (small) cooperative pool.
-    public static func waitUntil(seconds: Double, _ condition: () -> Bool) async -> Bool {
-        await waitUntil(seconds: seconds) { () async -> Bool in condition() }
-    }
-
-    /// `waitUntil` for a condition that itself awaits.
-    public static func waitUntil(seconds: Double, _ condition: () async -> Bool) async -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if await condition() { return true }
-            try? await Task.sleep(nanoseconds: 20_000_000)
-        }
-        return await condition()
-    }
 }

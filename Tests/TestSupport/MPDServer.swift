@@ -124,10 +124,3 @@ public final class MPDServer: @unchecked Sendable {
         return UInt16(bigEndian: address.sin_port)
     }
 }
-
-/// Waits until `condition` holds, failing after `timeout` seconds with what was awaited.
-public func waitFor(_ what: String, timeout: Double, _ condition: () -> Bool) async throws {
-    guard await ExternalTool.waitUntil(seconds: timeout, condition) else {
-        throw ExternalTool.Failure(description: "timed out after \(timeout) s waiting for \(what)")
-    }
-}

@@ -8,17 +8,6 @@ import Synchronization
 ///
 /// All socket I/O runs on the client's own thread, so nothing it does can block or crash the show.
 public final class MPDClient: NowPlayingSource {
-    /// How reconnecting backs off.
-    public struct Backoff: Sendable {
-        public var initial: Duration
-        public var maximum: Duration
-
-        public init(initial: Duration = .milliseconds(100), maximum: Duration = .seconds(5)) {
-            self.initial = initial
-            self.maximum = maximum
-        }
-    }
-
     public let address: MPDAddress
     public var name: String { "MPD at \(address)" }
     /// The client's news, in order. Finishes after `stop()`.
@@ -31,7 +20,7 @@ public final class MPDClient: NowPlayingSource {
     private let started = Atomic<Bool>(false)
     private let password: String
     private let logger: Logger
-    private let backoff: Backoff
+    private let backoff: ReopenBackoff
     /// How long MPD may take to answer a command (not `idle`, which waits for news).
     private let replyTimeout: Duration
     private let continuation: AsyncStream<NowPlayingEvent>.Continuation
@@ -40,7 +29,7 @@ public final class MPDClient: NowPlayingSource {
         address: MPDAddress,
         password: String = "",
         logger: Logger = Logger(label: "lightshow.mpd"),
-        backoff: Backoff = Backoff(),
+        backoff: ReopenBackoff = ReopenBackoff(initial: 0.1, maximum: 5),
         replyTimeout: Duration = .seconds(5)
     ) throws(LightShowError) {
         // A line break in the password would end the command and start another one.
@@ -97,13 +86,13 @@ public final class MPDClient: NowPlayingSource {
     // MARK: The client's thread
 
     private func run() {
-        var delay = backoff.initial
+        var backoff = backoff
         var outageAnnounced = false
         while true {
             do {
                 try session {
                     continuation.yield(.status($0))
-                    delay = backoff.initial
+                    backoff.reset()
                     outageAnnounced = false
                 }
             } catch .stopped {
@@ -117,8 +106,7 @@ public final class MPDClient: NowPlayingSource {
                     logger.debug("MPD at \(address) still unavailable: \(error)")
                 }
             }
-            if wake.wait(for: delay) { break }
-            delay = min(delay * 2, backoff.maximum)
+            if wake.wait(for: .seconds(backoff.next())) { break }
         }
         logger.debug("MPD client for \(address) stopped")
         continuation.finish()

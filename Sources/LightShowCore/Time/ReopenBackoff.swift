@@ -1,4 +1,5 @@
-/// Delays between attempts to reopen a lost device: 0.5 s, doubling, at most 5 s.
+/// Delays between attempts to reach something lost (a capture device, MPD, a sound server): doubling from
+/// `initial` up to `maximum` seconds, back to `initial` after a success.
 public struct ReopenBackoff: Sendable {
     let initial: Double
     let maximum: Double

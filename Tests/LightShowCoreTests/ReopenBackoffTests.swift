@@ -1,4 +1,4 @@
-@testable import LightShowAudio
+import LightShowCore
 import Testing
 
 @Suite struct ReopenBackoffTests {
