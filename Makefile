@@ -10,7 +10,7 @@ BUILD_PACKAGES := pkg-config libfftw3-dev libsndfile1-dev libasound2-dev libasou
 TEST_PACKAGES := $(BUILD_PACKAGES) libpng-dev util-linux sox alsa-utils pulseaudio pulseaudio-utils mpd mpc tmux pngcheck systemd
 BENCH_PACKAGES := $(TEST_PACKAGES) cava ffmpeg python3
 
-.PHONY: all deps deps-test deps-bench build release run test check-units bench completions install uninstall clean
+.PHONY: all deps deps-test deps-bench build release run test test-tag check-units bench completions install uninstall clean
 
 all: build
 
@@ -38,6 +38,16 @@ test: deps-test
 	# One test at a time: many tests drive real processes (PulseAudio, MPD, tmux, the daemon) against deadlines,
 	# and on a 2-core machine running them all at once starves those processes.
 	$(SWIFT) test --skip-build --no-parallel
+
+# The tests that need one outside component, found by their tags (Tests/TestSupport/TestTags.swift):
+# make test-tag TAG=tmux   (also pulseAudio, mpd). This swift-testing has no tag filter, so the tagged
+# suites' names become a --filter.
+test-tag: deps-test
+	$(SWIFT) build --build-tests
+	@suites=$$(grep -rhoE '@Suite\([^{]*\.tags\([^)]*\.$(TAG)\b[^{]*struct [A-Za-z]+' Tests | sed 's/.*struct //' | paste -sd'|'); \
+		[ -n "$$suites" ] || { echo "no suite is tagged .$(TAG)"; exit 1; }; \
+		echo "suites tagged .$(TAG): $$suites"; \
+		$(SWIFT) test --skip-build --no-parallel --filter "$$suites"
 
 # systemd-analyze verify (no output allowed) on both units, and the system unit's exposure ≤ 2.0.
 check-units:

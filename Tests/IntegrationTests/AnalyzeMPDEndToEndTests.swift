@@ -4,7 +4,7 @@ import TestSupport
 
 /// MPD plays into a PulseAudio null sink; `lightshow analyze --input alsa:pulse --mpd …` captures the sink's monitor
 /// and follows MPD: the state column, the title (in the log) and the levels must line up.
-@Suite(.serialized) struct AnalyzeMPDEndToEndTests {
+@Suite(.serialized, .tags(.pulseAudio, .mpd)) struct AnalyzeMPDEndToEndTests {
     struct Line: Decodable {
         var t: Double
         var bass: Double

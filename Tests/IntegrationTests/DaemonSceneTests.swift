@@ -9,7 +9,7 @@ import Glibc
 
 /// Viewers draw the daemon's scene: a reload that changes a colour changes what an attached `watch --connect`
 /// draws, and tuning in one viewer tunes the daemon (checked as its config would be) and every other viewer.
-@Suite(.serialized) struct DaemonSceneTests {
+@Suite(.serialized, .tags(.tmux)) struct DaemonSceneTests {
     static func config(bassColor: String) -> Data {
         Data("""
             [input]

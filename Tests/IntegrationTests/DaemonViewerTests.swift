@@ -8,7 +8,7 @@ import Glibc
 #endif
 
 /// Viewers attached to a running daemon: `watch --connect` in a real terminal (tmux) and `record --connect`.
-@Suite struct DaemonViewerTests {
+@Suite(.tags(.tmux, .pulseAudio)) struct DaemonViewerTests {
     static func status(_ daemon: DaemonProcess) -> JSONValue? {
         (try? ControlClient(path: daemon.socketPath, timeoutSeconds: 30).request("status"))?["result"]
     }

@@ -5,7 +5,7 @@ import TestSupport
 
 /// `record` runs through the show engine: each frame carries the show's real state, the toolbar shows it (▶, ⏸,
 /// or collapsed when stopped), and a recording ends stopped with the lights faded to the background.
-@Suite(.serialized) struct RecordPlaybackStateTests {
+@Suite(.serialized, .tags(.pulseAudio, .mpd)) struct RecordPlaybackStateTests {
     struct Line: Decodable {
         var index: Int
         var t: Double

@@ -4,7 +4,7 @@ import TestSupport
 
 /// `lightshow watch` following a real MPD, in a real terminal: the toolbar shows MPD's title and state, and the
 /// user's keys are forwarded to MPD.
-@Suite(.serialized) struct WatchMPDTests {
+@Suite(.serialized, .tags(.tmux, .mpd)) struct WatchMPDTests {
     static let deadline = 30.0
 
     private func start(_ arguments: String, state: TemporaryDirectory) throws -> TmuxSession {

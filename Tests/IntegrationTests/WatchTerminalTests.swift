@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// `lightshow watch` in a real terminal: tmux on a private socket, read back with `capture-pane -e`.
-@Suite(.serialized) struct WatchTerminalTests {
+@Suite(.serialized, .tags(.tmux)) struct WatchTerminalTests {
     /// Colour tests for the three lights at a high level over the dark default background.
     static let isBass: @Sendable (PaneScreen.RGB) -> Bool = { $0.r > 150 && $0.g < 120 && $0.b < 120 }
     static let isMid: @Sendable (PaneScreen.RGB) -> Bool = { $0.g > 130 && $0.r < 120 && $0.b < 150 }

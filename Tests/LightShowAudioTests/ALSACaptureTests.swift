@@ -12,7 +12,7 @@ import Glibc
 
 /// Capture through the real libasound: the `file` plugin (unpaced) and PulseAudio's null-sink monitor (paced).
 /// Serialized because libasound and libpulse read their configuration from this process's environment.
-@Suite(.serialized) struct ALSACaptureTests {
+@Suite(.serialized, .tags(.pulseAudio)) struct ALSACaptureTests {
     private func useALSAConfig(_ path: String?) {
         if let path { setenv("ALSA_CONFIG_PATH", path, 1) } else { unsetenv("ALSA_CONFIG_PATH") }
     }

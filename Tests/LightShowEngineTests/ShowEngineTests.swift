@@ -118,7 +118,7 @@ import TestSupport
 }
 
 /// The engine following a real MPD: its state is the truth, its song is the title.
-@Suite(.serialized) struct ShowEngineMPDTests {
+@Suite(.serialized, .tags(.mpd)) struct ShowEngineMPDTests {
     @Test func mpdDrivesStateAndTitleAndSurvivesARestart() async throws {
         let server = try await MPDServer.withTestTracks()
         let client = try MPDClient(

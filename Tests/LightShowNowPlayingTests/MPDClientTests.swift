@@ -6,7 +6,7 @@ import Testing
 import TestSupport
 
 /// The MPD client against a real MPD that each test starts on its own port, socket and music directory.
-@Suite(.serialized) struct MPDClientTests {
+@Suite(.serialized, .tags(.mpd)) struct MPDClientTests {
     static func server(password: String? = nil) async throws -> MPDServer {
         try await MPDServer.withTestTracks(password: password)
     }
