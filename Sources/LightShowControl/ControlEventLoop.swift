@@ -90,9 +90,18 @@ final class ControlEventLoop<Handler: ControlCommandHandler> {
         while buffer.withUnsafeMutableBytes({ read(server.wakeRead, $0.baseAddress, $0.count) }) > 0 {}
     }
 
-    /// Milliseconds until a subscriber is next due a waiting frame, or -1 to sleep until woken.
+    /// Milliseconds until a subscriber is next due a waiting frame (at once for a scene it hasn't had), or -1 to
+    /// sleep until woken.
     private func timeout(now: Double) -> Int32 {
         var soonest = Double.infinity
+        if let scene {
+            for connection in connections.values {
+                if let subscription = connection.subscription, connection.pendingOutput == 0,
+                   scene.sequence > subscription.lastSceneSequence {
+                    return 0
+                }
+            }
+        }
         if let frame {
             for connection in connections.values {
                 guard let subscription = connection.subscription, connection.pendingOutput == 0,

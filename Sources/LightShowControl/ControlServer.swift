@@ -141,12 +141,12 @@ public final class ControlServer<Handler: ControlCommandHandler>: Sendable {
     /// again whenever it changes, before its next frame, so viewers draw the daemon's scene.
     public func publishScene(_ event: JSONValue) {
         let line = event.line
-        let subscribed = inbox.withLock { inbox in
+        inbox.withLock { inbox in
             inbox.frameSequence += 1
             inbox.scene = Frame(sequence: inbox.frameSequence, line: line)
-            return inbox.subscribers > 0
         }
-        if subscribed { wake() }
+        // Always: a client subscribing later gets the loop's copy, so the loop must have it.
+        wake()
     }
 
     /// Connected clients and, among them, subscribers (for STATUS= and `status`).

@@ -16,13 +16,25 @@ import Testing
         let frames = [
             ShowFrame(index: 0, time: 0, levels: .zero, state: .stopped, title: "", elapsed: nil),
             ShowFrame(index: 98_765, time: 1234.5678, levels: BandLevels(bass: 0.123_456_79, mid: 1, treble: 1e-7),
-                      state: .playing, title: "Ünïcode ♫\n", elapsed: 61.25),
+                      state: .playing, title: "Ünïcode ♫ \"quoted\"", elapsed: 61.25),
         ]
         for frame in frames {
             let line = ShowFrameEvent.encode(frame).line
             let parsed = try JSONParser.parse(Array(line.dropLast()))
             #expect(ShowFrameEvent.decode(parsed) == frame)
         }
+    }
+
+    /// The stream is another process's: what it sends is checked and made safe before anyone draws it.
+    @Test func hostileFramesAreCheckedAndMadeSafe() throws {
+        let line = #"{"event":"frame","index":1e300,"t":1,"bass":7,"mid":-3,"treble":0.5,"state":"playing","title":"\u001b]0;pwned\u0007\u001b[2Jx","elapsed":-1e300}"#
+        let frame = try #require(ShowFrameEvent.decode(try JSONParser.parse(Array(line.utf8))))
+        #expect(frame.index == Int.max, "a huge index saturates instead of trapping")
+        #expect(frame.levels == BandLevels(bass: 1, mid: 0, treble: 0.5))
+        #expect(frame.title == "]0;pwned[2Jx", "no control characters reach a terminal")
+        #expect(frame.elapsed == nil)
+        let negative = #"{"event":"frame","index":-1,"t":1,"bass":0,"mid":0,"treble":0,"state":"playing"}"#
+        #expect(ShowFrameEvent.decode(try JSONParser.parse(Array(negative.utf8))) == nil)
     }
 
     @Test func otherEventsAreNotFrames() {
