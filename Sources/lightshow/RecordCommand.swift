@@ -69,18 +69,15 @@ struct RecordCommand: AsyncParsableCommand {
             guard let frameSize = FrameSize(parsing: size) else {
                 throw LightShowError("--size '\(size)': expected \(FrameSize.expectedSyntax)", exitStatus: .usage)
             }
+            let plan = RecordingPlan(
+                directory: out, size: frameSize, framesPerSecond: fps, duration: duration.flatMap(Self.seconds),
+                force: force, configuration: configuration
+            )
             if source.connect {
-                let session = ConnectedRecordSession(
-                    socketPath: try global.controlSocketPath(explicit: source.socket), directory: out, size: frameSize,
-                    framesPerSecond: fps, duration: duration.flatMap(Self.seconds), force: force, configuration: configuration
-                )
+                let session = ConnectedRecordSession(socketPath: try global.controlSocketPath(explicit: source.socket), plan: plan)
                 return try await record { try await session.run() }
             }
-            let session = RecordSession(
-                input: configuration.input.source, pcmFormat: configuration.input.pcmFormat, directory: out,
-                size: frameSize, framesPerSecond: fps, duration: duration.flatMap(Self.seconds), force: force,
-                configuration: configuration
-            )
+            let session = RecordSession(plan)
             try await record { try await session.run() }
         }
     }

@@ -21,12 +21,7 @@ import TestSupport
         let pulse = try PulseAudioServer()
         try await pulse.start()
         defer { pulse.stop() }
-        let mpd = try await MPDServer(output: .pulse(pulse)) { music in
-            try ExternalTool.run("sox", ["-n", "-c", "2", "-r", "48000", "--comment", "TITLE=Bass Tone",
-                                         "\(music)/bass.flac", "synth", "120", "sine", "60", "gain", "-6"])
-        }
-        try mpd.mpc("update", "--wait")
-        try mpd.mpc("add", "bass.flac")
+        let mpd = try await MPDServer.withTone(title: "Bass Tone", frequency: 60, output: .pulse(pulse))
 
         let analyze = try RunningLightshow(
             ["analyze", "--input", "alsa:pulse", "--mpd", mpd.address, "--format", "jsonl", "--fps", "30"],

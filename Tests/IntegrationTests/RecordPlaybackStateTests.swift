@@ -66,12 +66,7 @@ import TestSupport
         let pulse = try PulseAudioServer()
         try await pulse.start()
         defer { pulse.stop() }
-        let mpd = try await MPDServer(output: .pulse(pulse)) { music in
-            try ExternalTool.run("sox", ["-n", "-c", "2", "-r", "48000", "--comment", "TITLE=Mid Tone",
-                                         "\(music)/mid.flac", "synth", "120", "sine", "1000", "gain", "-6"])
-        }
-        try mpd.mpc("update", "--wait")
-        try mpd.mpc("add", "mid.flac")
+        let mpd = try await MPDServer.withTone(title: "Mid Tone", frequency: 1000, output: .pulse(pulse))
         let dir = try TemporaryDirectory("record-mpd")
         let out = dir.file("out")
         let record = try RunningLightshow(

@@ -18,6 +18,17 @@ public final class MPDServer: @unchecked Sendable {
         case pulse(PulseAudioServer)
     }
 
+    /// A server with one two-minute tone, tagged `title`, in the queue (48 kHz stereo at -6 dB).
+    public static func withTone(title: String, frequency: Int, output: Output) async throws -> MPDServer {
+        let server = try await MPDServer(output: output) { music in
+            try ExternalTool.run("sox", ["-n", "-c", "2", "-r", "48000", "--comment", "TITLE=\(title)",
+                                         "\(music)/tone.flac", "synth", "120", "sine", "\(frequency)", "gain", "-6"])
+        }
+        try server.mpc("update", "--wait")
+        try server.mpc("add", "tone.flac")
+        return server
+    }
+
     /// A server with one tagged FLAC ("Test Tone") and one untagged WAV, both in the queue.
     public static func withTestTracks(password: String? = nil, output: Output = .null) async throws -> MPDServer {
         let server = try await MPDServer(password: password, output: output) { music in

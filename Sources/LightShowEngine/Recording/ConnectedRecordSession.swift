@@ -7,34 +7,21 @@ import LightShowRender
 /// `audio.wav`: the stream carries levels, not audio.
 public struct ConnectedRecordSession: Sendable {
     public var socketPath: String
-    public var directory: String
-    public var size: FrameSize
-    public var framesPerSecond: Double
-    /// Seconds to record; nil = until cancelled.
-    public var duration: Double?
-    public var force: Bool
-    /// Colours and background of the frames when the daemon sends no scene of its own.
-    public var configuration: Configuration
+    /// The recording; its configuration colours the frames when the daemon sends no scene of its own.
+    public var plan: RecordingPlan
 
-    public init(
-        socketPath: String, directory: String, size: FrameSize, framesPerSecond: Double, duration: Double?,
-        force: Bool, configuration: Configuration
-    ) {
+    public init(socketPath: String, plan: RecordingPlan) {
         self.socketPath = socketPath
-        self.directory = directory
-        self.size = size
-        self.framesPerSecond = framesPerSecond
-        self.duration = duration
-        self.force = force
-        self.configuration = configuration
+        self.plan = plan
     }
 
     /// Records until `duration` or cancellation. Every file is complete when it returns; a stream that breaks
     /// ends the recording with exit 74 after the frames so far are settled.
     public func run() async throws -> RecordSession.Summary {
+        let framesPerSecond = plan.framesPerSecond
         let subscription = try ShowSubscription(path: socketPath, framesPerSecond: framesPerSecond)
         defer { subscription.close() }
-        let total = duration.map { Int(saturating: ($0 * framesPerSecond).rounded()) }
+        let total = plan.duration.map { Int(saturating: ($0 * framesPerSecond).rounded()) }
         let clock = ContinuousClock()
         // A daemon streams at once; one asleep (stopped and dark) may have nothing new to send, so wait briefly.
         let firstDeadline = clock.now.advanced(by: .seconds(1))
@@ -42,9 +29,8 @@ public struct ConnectedRecordSession: Sendable {
             try? await Task.sleep(for: .milliseconds(10))
         }
         // The daemon's scene (colours, gradient, proportions) when it sent one; this config's otherwise.
-        let output = try RecordingOutput(
-            path: directory, force: force, size: size, style: subscription.latestScene ?? Scene.Style(configuration),
-            audioFormat: nil
+        let output = try plan.makeOutput(
+            style: subscription.latestScene ?? Scene.Style(plan.configuration), audioFormat: nil
         )
         let start = clock.now
         var index = 0

@@ -8,16 +8,8 @@ import LightShowRender
 /// go; a live input records until `duration` or cancellation (SIGINT). Either way the recording ends as `watch`
 /// shows an ending, stopped with the lights fading out, and every file is complete when `run` returns.
 public struct RecordSession: Sendable {
-    public var input: InputSpec
-    public var pcmFormat: PCMFormat
-    public var directory: String
-    public var size: FrameSize
-    public var framesPerSecond: Double
-    /// Seconds of audio to record; nil = the whole file, or until cancelled for a live input.
-    public var duration: Double?
-    public var force: Bool
-    /// Bands, colours, playback and the now-playing source (`[mpd]`), as every command reads them.
-    public var configuration: Configuration
+    /// The recording; its configuration's `[input]` is what is recorded.
+    public var plan: RecordingPlan
 
     public struct Summary: Sendable, Equatable {
         public var frames: Int
@@ -26,39 +18,30 @@ public struct RecordSession: Sendable {
         public var directory: String
     }
 
-    public init(
-        input: InputSpec, pcmFormat: PCMFormat, directory: String, size: FrameSize, framesPerSecond: Double,
-        duration: Double?, force: Bool, configuration: Configuration
-    ) {
-        self.input = input
-        self.pcmFormat = pcmFormat
-        self.directory = directory
-        self.size = size
-        self.framesPerSecond = framesPerSecond
-        self.duration = duration
-        self.force = force
-        self.configuration = configuration
+    public init(_ plan: RecordingPlan) {
+        self.plan = plan
     }
 
     /// Records, and returns what was written. Throws a `UserFacingError` (74 for a write error) after
     /// leaving the directory consistent: frames 0…n−1 on disk, all listed, no temporary files.
     public func run() async throws -> Summary {
+        let configuration = plan.configuration
+        let input = configuration.input.source
         // Files, and the demo when it has a length, render offline; everything else is recorded as it arrives.
-        let offline = !input.isLive || (input == .demo && duration != nil)
+        let offline = !input.isLive || (input == .demo && plan.duration != nil)
         let source = try AudioSources.open(
-            input, pcmFormat: pcmFormat, pacing: offline ? .offline : .natural, duration: duration
+            input, pcmFormat: configuration.input.pcmFormat, pacing: offline ? .offline : .natural, duration: plan.duration
         )
         let player = try NowPlayingSources.make(configuration)
-        let output = try RecordingOutput(
-            path: directory, force: force, size: size, style: Scene.Style(configuration),
-            audioFormat: (source.sampleRate, source.channels)
+        let output = try plan.makeOutput(
+            style: Scene.Style(configuration), audioFormat: (source.sampleRate, source.channels)
         )
         let recorder = try FrameRecorder(
-            output: output, framesPerSecond: framesPerSecond, sampleRate: source.sampleRate, live: source.isLive
+            output: output, framesPerSecond: plan.framesPerSecond, sampleRate: source.sampleRate, live: source.isLive
         )
         let engine = ShowEngine(
             source: source, configuration: configuration,
-            options: .init(framesPerSecond: framesPerSecond, audioLimitSeconds: duration, fadeOutTail: true),
+            options: .init(framesPerSecond: plan.framesPerSecond, audioLimitSeconds: plan.duration, fadeOutTail: true),
             player: player
         )
         var failure: (any Error)?
