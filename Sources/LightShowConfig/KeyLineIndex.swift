@@ -7,6 +7,7 @@ struct KeyLineIndex {
     init(text: String) {
         var table: [String] = []
         var openMultiline: String?
+        var entries: [String: Int] = [:]
         var number = 0
         // Split on Character.isNewline: Swift keeps "\r\n" as one Character, so splitting on "\n" misses it.
         for raw in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
@@ -20,6 +21,13 @@ struct KeyLineIndex {
             if line.hasPrefix("[") {
                 let inner = line.drop { $0 == "[" }.prefix { $0 != "]" }
                 table = Self.keyParts(inner)
+                if line.hasPrefix("[["), !table.isEmpty {
+                    // The n-th `[[lights]]` is `lights[n]`, counting from 1 as the loader's paths do.
+                    record(table, line: number)
+                    let array = table.joined(separator: ".")
+                    entries[array, default: 0] += 1
+                    table[table.count - 1] += "[\(entries[array, default: 0])]"
+                }
                 record(table, line: number)
                 continue
             }
