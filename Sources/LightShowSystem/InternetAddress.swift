@@ -89,5 +89,10 @@ public struct AddressResolutionError: Error, Equatable, CustomStringConvertible 
     public var host: String
     public var reason: String
 
+    public init(host: String, reason: String) {
+        self.host = host
+        self.reason = reason
+    }
+
     public var description: String { "cannot resolve \(host): \(reason)" }
 }

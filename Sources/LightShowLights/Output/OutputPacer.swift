@@ -1,0 +1,80 @@
+/// When one output sends, as a pure step over monotonic time (nanoseconds), so tests drive it with made-up clocks.
+///
+/// - New data goes out as soon as it may: at most one packet set per period. When data keeps coming faster than
+///   that, sends sit on a grid of absolute deadlines (`previous + period`), so the rate never drifts.
+/// - Unchanged data is sent again about once a second, well inside the 2.5 s after which E1.31 receivers
+///   (and WLED's realtime mode) declare the source lost.
+/// - At the end of a show (the stop's dark frame, shutdown, a removed output) black goes out a few times at the
+///   frame rate, then the stream ends (`terminate`: sACN's stream-terminated packets) and nothing is sent, and no
+///   deadline is kept, until there is something to show again. An output that never lit anything sends nothing.
+struct OutputPacer: Sendable {
+    enum Step: Equatable {
+        case send
+        case terminate
+        /// Nothing to do before `until` (nil: nothing at all until new input).
+        case wait(until: UInt64?)
+    }
+
+    let period: UInt64
+    let keepAlive: UInt64
+    /// Black packets sent at the end before the stream ends (UDP may lose one).
+    let blackRepeats: Int
+    /// How late a wake-up may be and still count as on the grid.
+    static let gridTolerance: UInt64 = 2_000_000
+
+    private(set) var isLive = false
+    private var nextAllowed: UInt64 = 0
+    private var lastSent: UInt64 = 0
+    private var sent: [UInt8]?
+    private var blackSent = 0
+
+    init(framesPerSecond: Double, keepAlive: UInt64 = 1_000_000_000, blackRepeats: Int = 3) {
+        let rate = framesPerSecond.isFinite ? min(1000, max(0.1, framesPerSecond)) : 1
+        period = UInt64((1e9 / rate).rounded())
+        self.keepAlive = keepAlive
+        self.blackRepeats = blackRepeats
+    }
+
+    /// A pacer at this one's rate that carries on from `previous` (a reload that keeps the stream).
+    func continuing(_ previous: OutputPacer) -> OutputPacer {
+        var copy = self
+        copy.isLive = previous.isLive
+        copy.nextAllowed = previous.nextAllowed
+        copy.lastSent = previous.lastSent
+        copy.sent = previous.sent
+        copy.blackSent = previous.blackSent
+        return copy
+    }
+
+    /// What to do at `now` for `payload`, the bytes the output should show; `ending` says they are the black of
+    /// an end. After `.send` or `.terminate` the caller acts, then asks again until it gets `.wait`.
+    mutating func step(now: UInt64, payload: [UInt8], ending: Bool) -> Step {
+        guard isLive else {
+            if ending { return .wait(until: nil) }
+            // Lit again right after an end: still no faster than the rate.
+            guard now >= nextAllowed else { return .wait(until: nextAllowed) }
+            isLive = true
+            record(payload, at: now, ending: false)
+            return .send
+        }
+        let changed = payload != sent
+        if ending, !changed, blackSent >= blackRepeats {
+            isLive = false
+            sent = nil
+            blackSent = 0
+            return .terminate
+        }
+        let due = changed || ending ? nextAllowed : max(nextAllowed, lastSent &+ keepAlive)
+        guard now >= due else { return .wait(until: due) }
+        record(payload, at: now, ending: ending)
+        return .send
+    }
+
+    private mutating func record(_ payload: [UInt8], at now: UInt64, ending: Bool) {
+        let onGrid = now >= nextAllowed && now - nextAllowed <= Self.gridTolerance
+        nextAllowed = (onGrid ? nextAllowed : now) &+ period
+        lastSent = now
+        blackSent = ending ? (payload == sent ? blackSent + 1 : 1) : 0
+        sent = payload
+    }
+}
