@@ -1,0 +1,83 @@
+import Testing
+@testable import LightShowLights
+
+/// The pacer against made-up clocks: rate cap, drift-free grid, keep-alive, and the end of a show.
+@Suite struct OutputPacerTests {
+    let ms: UInt64 = 1_000_000
+    let lit: [UInt8] = [255, 0, 0]
+    let dim: [UInt8] = [100, 0, 0]
+    let black: [UInt8] = [0, 0, 0]
+
+    @Test func firstDataGoesOutAtOnceThenNoFasterThanTheRate() {
+        var pacer = OutputPacer(framesPerSecond: 40) // 25 ms
+        let start: UInt64 = 1_000 * ms
+        #expect(pacer.step(now: start, payload: lit, ending: false) == .send)
+        #expect(pacer.step(now: start, payload: lit, ending: false) == .wait(until: start + 1_000 * ms))
+        #expect(pacer.step(now: start + 10 * ms, payload: dim, ending: false) == .wait(until: start + 25 * ms))
+        #expect(pacer.step(now: start + 25 * ms, payload: dim, ending: false) == .send)
+    }
+
+    @Test func continuousChangesSitOnAGridThatDoesNotDrift() {
+        var pacer = OutputPacer(framesPerSecond: 40)
+        var now: UInt64 = 1_000 * ms
+        var sends: [UInt64] = []
+        for frame in 0..<400 {
+            let payload: [UInt8] = [UInt8(frame % 256), 0, 0]
+            switch pacer.step(now: now, payload: payload, ending: false) {
+            case .send: sends.append(now)
+            case .wait(let until): if let until { now = until + 1 * ms } // every wake-up 1 ms late
+            case .terminate: Issue.record("no end was asked for")
+            }
+        }
+        // After the first send, each is 25 ms after the one before, however late the wake-ups.
+        let intervals = zip(sends.dropFirst(2), sends.dropFirst()).map { $0 - $1 }
+        #expect(intervals.allSatisfy { $0 == 25 * ms })
+        #expect(sends.count > 100)
+    }
+
+    @Test func dataArrivingLateStartsANewGridRatherThanBursting() {
+        var pacer = OutputPacer(framesPerSecond: 40)
+        #expect(pacer.step(now: 0 + 100 * ms, payload: lit, ending: false) == .send)
+        // 200 ms later: goes at once, and the next is a full period after it.
+        #expect(pacer.step(now: 300 * ms, payload: dim, ending: false) == .send)
+        #expect(pacer.step(now: 301 * ms, payload: lit, ending: false) == .wait(until: 325 * ms))
+    }
+
+    @Test func unchangedDataIsResentAboutOnceASecond() {
+        var pacer = OutputPacer(framesPerSecond: 44)
+        #expect(pacer.step(now: 5 * ms, payload: lit, ending: false) == .send)
+        #expect(pacer.step(now: 500 * ms, payload: lit, ending: false) == .wait(until: 1_005 * ms))
+        #expect(pacer.step(now: 1_005 * ms, payload: lit, ending: false) == .send)
+        #expect(pacer.step(now: 1_006 * ms, payload: lit, ending: false) == .wait(until: 2_005 * ms))
+    }
+
+    @Test func anEndSendsBlackThreeTimesThenTerminatesThenSleeps() {
+        var pacer = OutputPacer(framesPerSecond: 40)
+        #expect(pacer.step(now: 0, payload: lit, ending: false) == .send)
+        var now: UInt64 = 25 * ms
+        var steps: [OutputPacer.Step] = []
+        for _ in 0..<6 {
+            let step = pacer.step(now: now, payload: black, ending: true)
+            steps.append(step)
+            if case .wait(let until) = step, let until { now = until }
+        }
+        #expect(steps == [.send, .wait(until: 50 * ms), .send, .wait(until: 75 * ms), .send, .terminate])
+        #expect(!pacer.isLive)
+        // Dark and ended: no deadline at all.
+        #expect(pacer.step(now: now + 5_000 * ms, payload: black, ending: true) == .wait(until: nil))
+        // Playing again lights it at once.
+        #expect(pacer.step(now: now + 6_000 * ms, payload: lit, ending: false) == .send)
+    }
+
+    @Test func anOutputThatNeverLitSendsNothingAtTheEnd() {
+        var pacer = OutputPacer(framesPerSecond: 44)
+        #expect(pacer.step(now: 10 * ms, payload: black, ending: true) == .wait(until: nil))
+        #expect(!pacer.isLive)
+    }
+
+    @Test func hostileRatesStayUsable() {
+        #expect(OutputPacer(framesPerSecond: .nan).period == 1_000_000_000)
+        #expect(OutputPacer(framesPerSecond: 0).period == 10_000_000_000)
+        #expect(OutputPacer(framesPerSecond: 1e12).period == 1_000_000)
+    }
+}
