@@ -45,12 +45,17 @@ struct KeyLineIndex {
         lines.sorted { $0.value < $1.value }.map(\.key)
     }
 
-    /// Line of `path`, or of its nearest enclosing table that appears in the text.
+    /// Line of `path`, or of its nearest enclosing table that appears in the text; an entry of an inline array
+    /// (`lights[1]` of `lights = [ … ]`) falls back to the array's line.
     func line(of path: String) -> Int? {
         var parts = path.split(separator: ".").map(String.init)
-        while !parts.isEmpty {
+        while let last = parts.last {
             if let line = lines[parts.joined(separator: ".")] { return line }
-            parts.removeLast()
+            if let bracket = last.firstIndex(of: "[") {
+                parts[parts.count - 1] = String(last[..<bracket])
+            } else {
+                parts.removeLast()
+            }
         }
         return nil
     }

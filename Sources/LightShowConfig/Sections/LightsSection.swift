@@ -10,7 +10,9 @@ enum LightsSection: ConfigSection {
     /// Longest strip, in pixels (a DDP frame of 10000 pixels is 21 packets).
     static let maximumPixels = 10_000
 
+    /// The file's entries are the whole list: they replace the base's rather than merge with it by position.
     static func read(from top: SectionReader, into configuration: inout Configuration) {
+        configuration.lights = []
         top.tables(name, limit: maximumCount) { entry in read(entry, into: &configuration) }
     }
 
@@ -23,7 +25,7 @@ enum LightsSection: ConfigSection {
         let errorsBefore = entry.errorCount
         var settings = LightOutputSettings(protocol: networkProtocol ?? .ddp)
         readDestination(entry, into: &settings, known: networkProtocol != nil)
-        readLayout(entry, into: &settings)
+        readLayout(entry, into: &settings, known: networkProtocol != nil)
         entry.number("fps", in: 1...120).assign(to: &settings.framesPerSecond)
         entry.number("brightness", in: 0...1).assign(to: &settings.brightness)
         entry.number("gamma", in: 1...3).assign(to: &settings.gamma)
@@ -36,14 +38,16 @@ enum LightsSection: ConfigSection {
 
     private static func readDestination(_ entry: SectionReader, into settings: inout LightOutputSettings, known: Bool) {
         let networkProtocol = settings.networkProtocol
+        var addressProblem = false
         if let address = entry.string("address") {
             if let problem = HostSyntax.problem(in: address) {
                 entry.error("address", problem)
+                addressProblem = true
             } else {
                 settings.address = address
             }
         }
-        if known, settings.address.isEmpty, networkProtocol != .sacn {
+        if known, !addressProblem, settings.address.isEmpty, networkProtocol != .sacn {
             entry.error("address", "required for \(networkProtocol.rawValue): the light's host name or IP address")
         }
         entry.integer("port", in: 1...65535).assign(to: &settings.port)
@@ -54,7 +58,7 @@ enum LightsSection: ConfigSection {
         }
     }
 
-    private static func readLayout(_ entry: SectionReader, into settings: inout LightOutputSettings) {
+    private static func readLayout(_ entry: SectionReader, into settings: inout LightOutputSettings, known: Bool) {
         let isDMX = settings.networkProtocol.isDMX
         entry.parsed("layout", expected: "\"fixtures\" or \"strip\"", LightOutputSettings.Layout.init(rawValue:))
             .assign(to: &settings.layout)
@@ -67,7 +71,7 @@ enum LightsSection: ConfigSection {
         case .strip:
             if entry.contains("pixels") {
                 entry.integer("pixels", in: 3...max(3, pixelLimit)).assign(to: &settings.pixels)
-            } else {
+            } else if known {
                 entry.error("pixels", "required for layout strip: the number of LEDs, 3..\(max(3, pixelLimit))")
             }
             if isDMX, settings.pixels > 0, settings.start - 1 + settings.footprint > 512 {

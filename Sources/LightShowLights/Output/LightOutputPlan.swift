@@ -55,7 +55,9 @@ enum LightOutputPlanner {
     /// Plans for a reload. A host that no longer resolves keeps the address it had (logged through `failed`);
     /// a new entry whose host doesn't resolve is left out until a later reload.
     static func replans(
-        for settings: [LightOutputSettings], previous: [LightOutputPlan], failed: (String) -> Void
+        for settings: [LightOutputSettings], previous: [LightOutputPlan],
+        resolve: (LightOutputSettings) throws(AddressResolutionError) -> InternetAddress = LightOutputPlanner.resolve,
+        failed: (String) -> Void
     ) throws(LightShowError) -> [LightOutputPlan] {
         var plans: [LightOutputPlan] = []
         for (offset, entry) in settings.enumerated() {
