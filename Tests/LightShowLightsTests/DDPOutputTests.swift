@@ -95,6 +95,7 @@ import TestSupport
         defer { lights.shutdown() }
         lights.show(frame(BandLevels(bass: 1, mid: 1, treble: 1)))
         receiver.collect(timeout: 5) { !$0.isEmpty }
+        #expect(Wait.until(timeout: 5) { lights.status.first?.isSending == true })
         for (index, level) in [Float(0.6), 0.3, 0].enumerated() {
             lights.show(frame(BandLevels(bass: level, mid: level, treble: level), .stopped, index: index + 1))
             receiver.collect(timeout: 5) { ($0.last.flatMap { DDPDatagram($0.bytes)?.data.first }).map { $0 < 255 } ?? false }

@@ -26,16 +26,16 @@ final class UDPReceiver: @unchecked Sendable {
     func collect(timeout: Double, until condition: ([Datagram]) -> Bool = { _ in false }) -> [Datagram] {
         let deadline = MonotonicClock.now() + UInt64(timeout * 1e9)
         var buffer = [UInt8](repeating: 0, count: 65_536)
-        while !condition(received) {
-            let now = MonotonicClock.now()
-            guard now < deadline else { break }
-            var descriptor = pollfd(fd: socket.fd, events: Int16(POLLIN), revents: 0)
-            guard Poll.wait(&descriptor, count: 1, timeout: .nanoseconds(Int64(deadline - now))) > 0 else { continue }
+        while true {
+            // Whatever is queued counts, even with no time left to wait.
             while let count = buffer.withUnsafeMutableBytes({ try? socket.receive(into: $0) }) ?? nil {
                 received.append(Datagram(bytes: Array(buffer.prefix(count)), time: MonotonicClock.now()))
             }
+            let now = MonotonicClock.now()
+            guard !condition(received), now < deadline else { return received }
+            var descriptor = pollfd(fd: socket.fd, events: Int16(POLLIN), revents: 0)
+            _ = Poll.wait(&descriptor, count: 1, timeout: .nanoseconds(Int64(deadline - now)))
         }
-        return received
     }
 
     /// Forgets what arrived so far.
