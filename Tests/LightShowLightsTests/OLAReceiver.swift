@@ -15,7 +15,7 @@ extension Tag {
 final class OLAReceiver: @unchecked Sendable {
     /// Root and every tool the recipe needs.
     static var isUsable: Bool {
-        getuid() == 0 && ["/usr/bin/olad", "/usr/bin/ola_dev_info", "/usr/bin/ola_patch", "/usr/bin/runuser", "/usr/bin/python3"]
+        getuid() == 0 && ["/usr/bin/olad", "/usr/bin/ola_dev_info", "/usr/bin/ola_patch", "/usr/sbin/runuser", "/usr/bin/python3"]
             .allSatisfy { FileManager.default.isExecutableFile(atPath: $0) }
             && ((try? ExternalTool.run("ip", ["-V"])) != nil)
             && ((try? ExternalTool.run("/usr/bin/python3", ["-c", "import ola.ClientWrapper"])) != nil)
