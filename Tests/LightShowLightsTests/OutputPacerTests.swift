@@ -1,7 +1,7 @@
 import Testing
 @testable import LightShowLights
 
-/// The pacer against made-up clocks: rate cap, drift-free grid, keep-alive, and the end of a show.
+/// The pacer against made-up clocks: rate cap, no drift, keep-alive, and the end of a show.
 @Suite struct OutputPacerTests {
     let ms: UInt64 = 1_000_000
     let lit: [UInt8] = [255, 0, 0]
@@ -9,15 +9,15 @@ import Testing
     let black: [UInt8] = [0, 0, 0]
 
     @Test func firstDataGoesOutAtOnceThenNoFasterThanTheRate() {
-        var pacer = OutputPacer(framesPerSecond: 40) // 25 ms
+        var pacer = OutputPacer(framesPerSecond: 40) // 25 ms, sends up to 6.25 ms early
         let start: UInt64 = 1_000 * ms
         #expect(pacer.step(now: start, payload: lit, ending: false) == .send)
         #expect(pacer.step(now: start, payload: lit, ending: false) == .wait(until: start + 1_000 * ms))
-        #expect(pacer.step(now: start + 10 * ms, payload: dim, ending: false) == .wait(until: start + 25 * ms))
-        #expect(pacer.step(now: start + 25 * ms, payload: dim, ending: false) == .send)
+        #expect(pacer.step(now: start + 10 * ms, payload: dim, ending: false) == .wait(until: start + 18_750_000))
+        #expect(pacer.step(now: start + 18_750_000, payload: dim, ending: false) == .send)
     }
 
-    @Test func continuousChangesSitOnAGridThatDoesNotDrift() {
+    @Test func continuousChangesGoOnePeriodApartWithoutDrift() {
         var pacer = OutputPacer(framesPerSecond: 40)
         var now: UInt64 = 1_000 * ms
         var sends: [UInt64] = []
@@ -35,12 +35,29 @@ import Testing
         #expect(sends.count > 100)
     }
 
-    @Test func dataArrivingLateStartsANewGridRatherThanBursting() {
+    @Test func dataArrivingLateGoesAtOnceAndStartsFromThere() {
         var pacer = OutputPacer(framesPerSecond: 40)
-        #expect(pacer.step(now: 0 + 100 * ms, payload: lit, ending: false) == .send)
-        // 200 ms later: goes at once, and the next is a full period after it.
+        #expect(pacer.step(now: 100 * ms, payload: lit, ending: false) == .send)
+        // 200 ms later: goes at once, and the next may go a period after it (less the tolerance).
         #expect(pacer.step(now: 300 * ms, payload: dim, ending: false) == .send)
-        #expect(pacer.step(now: 301 * ms, payload: lit, ending: false) == .wait(until: 325 * ms))
+        #expect(pacer.step(now: 301 * ms, payload: lit, ending: false) == .wait(until: 318_750_000))
+    }
+
+    @Test func aFeederAtTheSameRateGetsItsFramesOutOnArrivalWhateverThePhase() {
+        // The output's first send was 4 ms late (a slow first frame); frames keep arriving on the feeder's clock.
+        var pacer = OutputPacer(framesPerSecond: 40)
+        #expect(pacer.step(now: 104 * ms, payload: [0], ending: false) == .send)
+        for frame in 1..<200 {
+            let arrival = 100 * ms + UInt64(frame) * 25 * ms
+            #expect(pacer.step(now: arrival, payload: [UInt8(frame % 256)], ending: false) == .send, "frame \(frame)")
+        }
+    }
+
+    @Test func earlyDataWaitsOnlyUntilTheToleranceAllows() {
+        var pacer = OutputPacer(framesPerSecond: 40)
+        #expect(pacer.step(now: 100 * ms, payload: lit, ending: false) == .send)
+        #expect(pacer.step(now: 124 * ms, payload: dim, ending: false) == .send) // 1 ms before its time
+        #expect(pacer.step(now: 130 * ms, payload: lit, ending: false) == .wait(until: 143_750_000))
     }
 
     @Test func unchangedDataIsResentAboutOnceASecond() {
@@ -61,7 +78,7 @@ import Testing
             steps.append(step)
             if case .wait(let until) = step, let until { now = until }
         }
-        #expect(steps == [.send, .wait(until: 50 * ms), .send, .wait(until: 75 * ms), .send, .terminate])
+        #expect(steps == [.send, .wait(until: 43_750_000), .send, .wait(until: 68_750_000), .send, .terminate])
         #expect(!pacer.isLive)
         // Dark and ended: no deadline at all.
         #expect(pacer.step(now: now + 5_000 * ms, payload: black, ending: true) == .wait(until: nil))
