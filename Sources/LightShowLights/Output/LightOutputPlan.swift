@@ -39,17 +39,9 @@ struct DestinationKey: Hashable, Sendable {
 enum LightOutputPlanner {
     /// Plans for every entry; an unresolvable host is a config error (exit 78) naming the entry.
     static func plans(for settings: [LightOutputSettings]) throws(LightShowError) -> [LightOutputPlan] {
-        var plans: [LightOutputPlan] = []
-        for (offset, entry) in settings.enumerated() {
-            let destination: InternetAddress
-            do {
-                destination = try resolve(entry)
-            } catch {
-                throw LightShowError("lights[\(offset + 1)].address: \(error)", exitStatus: .config)
-            }
-            plans.append(try plan(entry, index: offset + 1, destination: destination))
+        try plans(for: settings, resolve: resolve) { path, error throws(LightShowError) in
+            throw LightShowError("\(path): \(error)", exitStatus: .config)
         }
-        return plans
     }
 
     /// Plans for a reload. A host that no longer resolves keeps the address it had (logged through `failed`);
@@ -59,22 +51,42 @@ enum LightOutputPlanner {
         resolve: (LightOutputSettings) throws(AddressResolutionError) -> InternetAddress = LightOutputPlanner.resolve,
         failed: (String) -> Void
     ) throws(LightShowError) -> [LightOutputPlan] {
+        try plans(for: settings, resolve: resolve) { path, error in
+            let entry = settings[path.index - 1]
+            let old = previous.first { old in
+                old.settings.address == entry.address && old.settings.port == entry.port
+                    && old.settings.networkProtocol == entry.networkProtocol
+            }
+            guard let old else {
+                failed("\(path): \(error); this output stays off until a reload resolves it")
+                return nil
+            }
+            failed("\(path): \(error); keeping \(old.destination)")
+            return old.destination
+        }
+    }
+
+    /// Where an entry's address is, for messages: `lights[2].address`.
+    struct AddressPath: CustomStringConvertible {
+        let index: Int
+        var description: String { "lights[\(index)].address" }
+    }
+
+    /// Resolves each entry and opens its socket; `unresolved` decides about a host that doesn't resolve: an
+    /// address to use instead, nil to leave the entry out, or a thrown error.
+    private static func plans(
+        for settings: [LightOutputSettings],
+        resolve: (LightOutputSettings) throws(AddressResolutionError) -> InternetAddress,
+        unresolved: (AddressPath, AddressResolutionError) throws(LightShowError) -> InternetAddress?
+    ) throws(LightShowError) -> [LightOutputPlan] {
         var plans: [LightOutputPlan] = []
         for (offset, entry) in settings.enumerated() {
             let destination: InternetAddress
             do {
                 destination = try resolve(entry)
             } catch {
-                let old = previous.first { old in
-                    old.settings.address == entry.address && old.settings.port == entry.port
-                        && old.settings.networkProtocol == entry.networkProtocol
-                }
-                guard let old else {
-                    failed("lights[\(offset + 1)].address: \(error); this output stays off until a reload resolves it")
-                    continue
-                }
-                failed("lights[\(offset + 1)].address: \(error); keeping \(old.destination)")
-                destination = old.destination
+                guard let fallback = try unresolved(AddressPath(index: offset + 1), error) else { continue }
+                destination = fallback
             }
             plans.append(try plan(entry, index: offset + 1, destination: destination))
         }
