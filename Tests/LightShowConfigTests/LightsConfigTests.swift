@@ -95,6 +95,8 @@ import Testing
         ("[[lights]]\nprotocol = \"sacn\"\npixels = 9\ncolour = 1\n",
          ["f.toml:3: warning: lights[1].pixels: is used only by layout strip; ignored",
           "f.toml:4: warning: lights[1].colour: unknown key"]),
+        ("[[lights]]\nprotocol = \"sacn\"\n[[lights]]\nprotocol = \"artnet\"\naddress = \"n\"\n[[lights]]\nprotocol = \"sacn\"\nstart = 20\n",
+         ["f.toml:6: error: lights[3].universe: universe 1 at this address is already sent by lights[1]; one [[lights]] per DMX universe"]),
         ("lights = 3\n", ["f.toml:1: error: lights: expected an array of tables ([[lights]]), found an integer"]),
         ("lights = [1]\n", ["f.toml:1: error: lights[1]: expected a table, found an integer"]),
         ("[lights]\nprotocol = \"ddp\"\n", ["f.toml:1: error: lights: expected an array of tables ([[lights]]), found a table"]),

@@ -11,9 +11,25 @@ enum LightsSection: ConfigSection {
     static let maximumPixels = 10_000
 
     /// The file's entries are the whole list: they replace the base's rather than merge with it by position.
+    /// Two DMX entries may not send the same universe to the same address: each sends the whole universe up to
+    /// its last channel, so they would overwrite each other's fixtures many times a second.
     static func read(from top: SectionReader, into configuration: inout Configuration) {
         configuration.lights = []
-        top.tables(name, limit: maximumCount) { entry in read(entry, into: &configuration) }
+        var universes: [String: Int] = [:]
+        var index = 0
+        top.tables(name, limit: maximumCount) { entry in
+            index += 1
+            let before = configuration.lights.count
+            read(entry, into: &configuration)
+            guard configuration.lights.count > before, let added = configuration.lights.last, added.networkProtocol.isDMX else { return }
+            let stream = "\(added.networkProtocol) \(added.address) \(added.port) \(added.universe)"
+            if let first = universes[stream] {
+                entry.error("universe", "universe \(added.universe) at this address is already sent by lights[\(first)]; one [[lights]] per DMX universe")
+                configuration.lights.removeLast()
+            } else {
+                universes[stream] = index
+            }
+        }
     }
 
     /// Reads one entry and appends it when it is valid. Every key is read even after an error, so one pass
