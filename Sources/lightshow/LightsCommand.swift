@@ -80,22 +80,22 @@ struct LightsTestCommand: AsyncParsableCommand {
         let interrupted: WakeSignal
         do { interrupted = try WakeSignal() } catch { throw LightShowError("lights: \(error)", exitStatus: .ioError) }
         let signals = SignalCancellation(signals: [SIGINT, SIGTERM]) { interrupted.signal() }
-        defer {
-            signals.cancel()
-            outputs.shutdown()
-        }
+        defer { signals.cancel() }
         let wait = Duration.milliseconds(Int64((seconds * 1000).rounded()))
+        var cut = false
         steps: for (offset, entry) in lights.enumerated() {
             for band in Band.allCases {
                 for (label, color) in [("colour", configuration.bands[band].color), ("white", RGBColor.white)] {
                     print("\(entry.displayName(index: offset + 1)) \(band.rawValue) (\(entry.place(of: band))): \(label) \(color.hex)")
                     outputs.showTest(LightsTestStep(output: offset, band: band, color: color))
-                    if interrupted.wait(for: wait) { break steps }
+                    cut = interrupted.wait(for: wait)
+                    if cut { break steps }
                 }
             }
         }
-        outputs.showTest(nil)
-        print("black")
+        // Black, then sACN's stream-terminated packets.
+        outputs.shutdown()
+        print(cut ? "interrupted: black" : "black")
         for status in outputs.status { print(status.description) }
     }
 }

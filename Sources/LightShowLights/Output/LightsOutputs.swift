@@ -63,6 +63,7 @@ public final class LightsOutputs: Sendable {
     /// Applies a reloaded (already validated) configuration's `[[lights]]` and colours without touching capture.
     /// Outputs that keep their stream carry on; removed ones end theirs. A host that no longer resolves is
     /// logged and keeps its old address; a socket that can't be opened throws, and the old outputs keep running.
+    /// Looks host names up, which can block on DNS: call it from the reload path, not with the engine's lock held.
     public func reconfigure(_ configuration: Configuration) throws(LightShowError) {
         let previous = plans.current
         let new = try LightOutputPlanner.replans(for: configuration.lights, previous: previous) { problem in
