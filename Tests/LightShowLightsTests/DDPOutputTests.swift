@@ -102,9 +102,11 @@ import TestSupport
         }
         #expect(Wait.until(timeout: 5) { lights.status.first?.isSending == false })
         let sent = receiver.collect(timeout: 0).count
-        // Ended: nothing more, not even the once-a-second resend.
+        let turns = lights.senderTurns
+        // Ended: nothing more, not even the once-a-second resend, and no timer wakes the sender thread.
         let later = receiver.collect(timeout: 1.5)
         #expect(later.count == sent)
+        #expect(lights.senderTurns == turns)
         let tail = later.suffix(3).compactMap { DDPDatagram($0.bytes)?.data }
         #expect(tail == Array(repeating: [UInt8](repeating: 0, count: 18), count: 3))
         // Playing again lights it at once.

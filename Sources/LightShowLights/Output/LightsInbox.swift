@@ -39,4 +39,6 @@ struct LightsInbox: Sendable {
     /// The thread has been woken and hasn't looked yet: another wake-up would only cost a system call.
     var wakePending = false
     var statuses: [LightOutputStatus] = []
+    /// Turns of the sender's loop: lets tests see that nothing wakes it while everything is dark.
+    var turns = 0
 }

@@ -84,6 +84,11 @@ public final class LightsOutputs: Sendable {
         inbox.withLock { $0.statuses }
     }
 
+    /// How many times the sender thread has woken (for tests).
+    var senderTurns: Int {
+        inbox.withLock { $0.turns }
+    }
+
     /// Sends black, then sACN's stream-terminated packets, then stops the thread; waits up to about two seconds
     /// for that. Safe to call more than once.
     public func shutdown() {

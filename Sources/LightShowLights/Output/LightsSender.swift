@@ -48,7 +48,10 @@ final class LightsSender {
             if stopping, stopDeadline == nil { stopDeadline = now &+ Self.shutdownLimit }
             let next = advanceAll(now: now)
             let statuses = outputs.map(\.status)
-            inbox.withLock { $0.statuses = statuses }
+            inbox.withLock { shared in
+                shared.statuses = statuses
+                shared.turns += 1
+            }
             if let stopDeadline, next == nil || now >= stopDeadline { break }
             var wait = next.map { $0 > now ? $0 - now : 0 }
             if let stopDeadline { wait = min(wait ?? .max, stopDeadline - now) }
