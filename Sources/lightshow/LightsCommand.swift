@@ -100,14 +100,16 @@ struct LightsTestCommand: AsyncParsableCommand {
     }
 }
 
-/// Hidden: feeds made-up frames through the configured outputs at a steady rate, printing `INDEX NANOSECONDS`
-/// (CLOCK_MONOTONIC, when the frame was handed over) per frame, for Tests/Benchmarks/lights-latency.sh; with
-/// `--stop-after`, a last `# stopped: …` line says whether the stop ended every stream by itself. Frame i has bass level (i mod 255 + 1)/255
-/// and the other bands at 0, so a receiver can tell frames apart (with a white bass and gamma 1).
+/// Hidden: feeds frames through the configured outputs at a steady rate, printing `INDEX NANOSECONDS`
+/// (CLOCK_MONOTONIC, when the frame was handed over) per frame, for Tests/Benchmarks/lights-latency.sh and the
+/// OLA tests. Frame i has bass level (i mod 255 + 1)/255 and the other bands at 0, so a receiver can tell frames
+/// apart (with a white bass and gamma 1); `--levels` feeds what `lightshow analyze --format jsonl` found in a
+/// file instead. `--stop-after` (implied at the end of `--levels`) stops the show like the engine does (a 0.5 s
+/// fade, then a dark frame) and a last `# stopped: …` line says whether that ended every stream by itself.
 struct LightsMeasureCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "measure",
-        abstract: "Feed numbered frames to the configured lights (benchmark).",
+        abstract: "Feed frames to the configured lights (benchmarks and tests).",
         shouldDisplay: false
     )
 
@@ -122,42 +124,48 @@ struct LightsMeasureCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Stop the show after this many seconds: a 0.5 s fade, then wait for the streams to end.")
     var stopAfter: Double?
 
+    @Option(name: .long, help: "Feed these levels (`lightshow analyze --format jsonl` lines), one a frame.")
+    var levels: String?
+
     func validate() throws {
-        guard fps.isFinite, (1...1000).contains(fps), seconds.isFinite, (0.1...3600).contains(seconds) else {
-            throw ValidationError("--fps must be 1…1000 and --seconds 0.1…3600")
+        guard fps.isFinite, (1...1000).contains(fps), seconds.isFinite, (0.1...3600).contains(seconds),
+              stopAfter.map({ $0.isFinite && $0 >= 0 }) ?? true else {
+            throw ValidationError("--fps must be 1…1000, --seconds 0.1…3600 and --stop-after at least 0")
         }
     }
 
     func run() async throws {
         try await reportingUserErrors {
             let configuration = try global.loadConfiguration()
+            let script = try levels.map(Self.readLevels)
+            let count = script?.count ?? Int((seconds * fps).rounded())
+            let stop = script.map { Double($0.count) / fps } ?? stopAfter.map { min($0, seconds) }
             try await OffPoolThread.run { () throws(LightShowError) in
                 let outputs = try LightsOutputs(
                     settings: configuration.lights, bands: configuration.bands, background: configuration.background,
                     stateDirectory: nil, logger: Logger(label: "lightshow.lights")
                 )
                 let period = UInt64((1e9 / fps).rounded())
-                let count = Int((seconds * fps).rounded())
                 let start = MonotonicClock.now() &+ 50_000_000
                 var lines = ""
-                for index in 0..<count {
+                var last = BandLevels.zero
+                // The fade needs 0.5 s of frames past the stop.
+                for index in 0..<(count + (stop == nil ? 0 : Int(fps / 2) + 2)) {
                     MonotonicClock.sleep(until: start &+ UInt64(index) &* period)
                     let time = Double(index) / fps
-                    var frame = ShowFrame(index: index, time: time, levels: BandLevels(bass: Float(index % 255 + 1) / 255), state: .playing, title: "")
-                    if let stopAfter, time >= stopAfter {
+                    if let stop, time >= stop {
                         // The engine's stop: every level fades by the same factor, then one dark frame.
-                        let remaining = Float(max(0, 1 - (time - stopAfter) / 0.5))
-                        frame.state = .stopped
-                        frame.levels = frame.levels.scaled(by: remaining)
-                        outputs.show(frame)
+                        let remaining = Float(max(0, 1 - (time - stop) / 0.5))
+                        outputs.show(ShowFrame(index: index, time: time, levels: last.scaled(by: remaining), state: .stopped, title: ""))
                         if remaining == 0 { break }
                         continue
                     }
+                    last = script?[index] ?? BandLevels(bass: Float(index % 255 + 1) / 255)
                     let sent = MonotonicClock.now()
-                    outputs.show(frame)
+                    outputs.show(ShowFrame(index: index, time: time, levels: last, state: .playing, title: ""))
                     lines += "\(index) \(sent)\n"
                 }
-                if stopAfter != nil {
+                if stop != nil {
                     let deadline = MonotonicClock.now() &+ 3_000_000_000
                     while outputs.status.contains(where: \.isSending), MonotonicClock.now() < deadline {
                         MonotonicClock.sleep(until: MonotonicClock.now() &+ 10_000_000)
@@ -170,6 +178,27 @@ struct LightsMeasureCommand: AsyncParsableCommand {
                 for status in outputs.status { printError("lightshow: \(status)") }
             }
         }
+    }
+
+    /// The bass, mid and treble of each `analyze --format jsonl` line (at most an hour at 1000 fps).
+    static func readLevels(_ path: String) throws -> [BandLevels] {
+        struct Line: Decodable {
+            var bass: Float
+            var mid: Float
+            var treble: Float
+        }
+        guard let data = FileManager.default.contents(atPath: path), data.count <= 256 << 20 else {
+            throw LightShowError("--levels \(path): cannot be read, or larger than 256 MiB", exitStatus: .noInput)
+        }
+        let decoder = JSONDecoder()
+        var levels: [BandLevels] = []
+        for (number, line) in data.split(separator: UInt8(ascii: "\n")).enumerated() where !line.isEmpty {
+            guard levels.count < 3_600_000, let entry = try? decoder.decode(Line.self, from: Data(line)) else {
+                throw LightShowError("--levels \(path):\(number + 1): expected an analyze jsonl line", exitStatus: .dataError)
+            }
+            levels.append(BandLevels(bass: entry.bass, mid: entry.mid, treble: entry.treble))
+        }
+        return levels
     }
 }
 

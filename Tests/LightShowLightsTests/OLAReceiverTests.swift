@@ -65,25 +65,39 @@ struct OLAReceiverTests {
         #expect(ola.states(of: 2, channels: 9) == [Self.black] + Self.walk + [Self.black])
     }
 
-    @Test func aStopFadesToZeroAndEndsTheSACNStream() throws {
+    @Test func aToneBurstPerBandLightsThatBandsFixtureThenTheStopEndsTheStream() async throws {
         let ola = try OLAReceiver()
         let config = try ola.directory.write("lights.toml", Data(Self.config().utf8))
+        // 1 s bursts at 100 Hz, 1 kHz and 8 kHz with 0.4 s of silence between, analysed by the real analyzer.
+        let dir = ola.directory
+        for (name, frequency) in [("bass", 100), ("mid", 1000), ("treble", 8000)] {
+            try await ExternalTool.runDetached("sox", ["-n", "-r", "48000", "-c", "2", "-b", "16", dir.file("\(name).wav"), "synth", "1", "sine", String(frequency), "vol", "0.5"])
+        }
+        try await ExternalTool.runDetached("sox", ["-n", "-r", "48000", "-c", "2", "-b", "16", dir.file("gap.wav"), "trim", "0", "0.4"])
+        try await ExternalTool.runDetached("sox", ["bass.wav", "gap.wav", "mid.wav", "gap.wav", "treble.wav"].map(dir.file) + [dir.file("bursts.wav")])
+        let analysis = try await LightshowProcess.runDetached(["analyze", "--input", dir.file("bursts.wav"), "--format", "jsonl", "--fps", "44"])
+        try #require(analysis.status == 0, "\(analysis.stderr)")
+        let levels = try dir.write("levels.jsonl", Data(analysis.stdout.utf8))
+
         try ola.startMonitor(universes: [1, 2])
-        // Frames with only bass up (level i/255 for frame i), for 1.5 s; then the engine's stop (a 0.5 s fade)
-        // and nothing more.
-        let output = try ola.run([
-            LightshowProcess.executableURL.path, "lights", "measure", "--config", config,
-            "--fps", "44", "--seconds", "3", "--stop-after", "1.5",
-        ])
+        // Those levels, frame by frame at 44 fps, then the engine's stop at the end of the file.
+        let output = try ola.run([LightshowProcess.executableURL.path, "lights", "measure", "--config", config, "--fps", "44", "--levels", levels])
         #expect(output.hasSuffix("# stopped: every stream ended\n"), "\(output.suffix(200))")
         #expect(Wait.until(timeout: 5) { ola.log().contains("sent a termination for universe 1") }, "\(ola.log())")
+        _ = Wait.until(timeout: 2) { ola.states(of: 2, channels: 9).last == Self.black }
+
         for universe in [1, 2] {
             let states = ola.states(of: universe, channels: 9)
-            #expect(states.count > 10, "universe \(universe): \(states.count) states")
-            // Bass (channel 1: red) climbed with the frame count (about 66 frames: up to 66/255) and faded;
-            // mid and treble stayed dark throughout.
-            #expect(states.contains { $0[0] >= 55 }, "universe \(universe): \(states.map { $0[0] })")
-            #expect(states.allSatisfy { $0[3...].allSatisfy { $0 == 0 } })
+            // A band's burst: its fixture bright (red, green, blue channel), the other two low (level ≤ 0.1).
+            func alone(_ band: Int) -> Int? {
+                let channel = [0, 4, 8][band]
+                return states.firstIndex { state in
+                    state[channel] >= 200 && [0, 4, 8].filter { $0 != channel }.allSatisfy { state[$0] <= 26 }
+                }
+            }
+            let firsts = (0..<3).map(alone)
+            #expect(firsts.allSatisfy { $0 != nil }, "universe \(universe): \(firsts) in \(states)")
+            #expect(firsts.compactMap { $0 } == firsts.compactMap { $0 }.sorted(), "bursts in order: \(firsts)")
             #expect(states.last == Self.black, "universe \(universe) ended at \(states.last ?? [])")
         }
     }
