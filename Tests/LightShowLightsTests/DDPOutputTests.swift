@@ -124,6 +124,25 @@ import TestSupport
         #expect(lights.status.first?.isSending == true)
     }
 
+    @Test func framesThatStopComingEndAPlayingShowButNotAPausedOne() throws {
+        let short: UInt64 = 300_000_000
+        let lights = try LightsOutputs(
+            settings: [strip(3)], bands: BandsSettings(), background: BackgroundSettings(), stateDirectory: nil,
+            logger: Logger(label: "test"), staleAfter: short
+        )
+        defer { lights.shutdown() }
+        // Paused, then nothing more (a paused MPD fifo sends no audio): the held lights stay, kept alive.
+        lights.show(frame(BandLevels(bass: 0.35), .paused))
+        let held = receiver.collect(timeout: 3) { $0.count >= 2 }
+        #expect(held.count >= 2 && held.allSatisfy { DDPDatagram($0.bytes)?.data.first != 0 })
+        #expect(lights.status.first?.isSending == true)
+        // Playing, then nothing more: the engine is gone; black, then silence.
+        lights.show(frame(BandLevels(bass: 1), .playing, index: 1))
+        #expect(Wait.until(timeout: 5) { lights.status.first?.isSending == false })
+        let all = receiver.collect(timeout: 0.2)
+        #expect(all.suffix(3).allSatisfy { DDPDatagram($0.bytes)?.data == [0, 0, 0, 0, 0, 0, 0, 0, 0] })
+    }
+
     @Test func aFailingOutputIsCountedAndTheOthersGoOn() throws {
         var broken = strip(3)
         broken.port = 0 // sendto refuses port 0 (EINVAL) without any packet leaving

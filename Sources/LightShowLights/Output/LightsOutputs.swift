@@ -19,9 +19,20 @@ public final class LightsOutputs: Sendable {
 
     /// Resolves every host and opens the sockets; an unresolvable host is a config error (exit 78).
     /// `stateDirectory` holds the persistent sACN CID (see `ComponentIdentifier.persistent`).
-    public init(
+    public convenience init(
         settings: [LightOutputSettings], bands: BandsSettings, background: BackgroundSettings,
         stateDirectory: String?, logger: Logger
+    ) throws(LightShowError) {
+        try self.init(
+            settings: settings, bands: bands, background: background, stateDirectory: stateDirectory, logger: logger,
+            staleAfter: LightsSender.staleAfter
+        )
+    }
+
+    /// `staleAfter`: nanoseconds without a frame after which a playing or stopping show goes dark (tests shorten it).
+    init(
+        settings: [LightOutputSettings], bands: BandsSettings, background: BackgroundSettings,
+        stateDirectory: String?, logger: Logger, staleAfter: UInt64
     ) throws(LightShowError) {
         let plans = try LightOutputPlanner.plans(for: settings)
         let needsCID = settings.contains { $0.networkProtocol == .sacn }
@@ -40,7 +51,9 @@ public final class LightsOutputs: Sendable {
         self.logger = logger
         let palette = LightPalette(bands: bands, background: background)
         try DedicatedThread.start(name: "lights sender") { [wake, done] in
-            LightsSender(plans: plans, palette: palette, inbox: inbox, wake: wake, cid: cid, logger: logger).run()
+            LightsSender(
+                plans: plans, palette: palette, inbox: inbox, wake: wake, cid: cid, logger: logger, staleAfter: staleAfter
+            ).run()
             done.signal()
         }
         for plan in plans { logger.info("\(plan.name): \(plan.destinationText)") }

@@ -9,8 +9,11 @@ import Glibc
 /// then sleeps in poll until the nearest deadline or a wake-up. With every output idle (never lit, or stopped
 /// and dark) there is no deadline at all: the thread sleeps until the show plays again.
 final class LightsSender {
-    /// No new frame for this long while lit: the engine is gone (input ended, daemon wedged), so go dark.
+    /// No new frame for this long while playing or stopping: the engine is gone (input ended, daemon wedged),
+    /// so go dark. Not while paused: a paused player may send no audio at all (MPD's fifo), and the engine
+    /// then draws nothing new, yet the held, dimmed lights are what paused means.
     static let staleAfter: UInt64 = 5_000_000_000
+    private let staleAfter: UInt64
     /// Longest a shutdown waits for the black and stream-terminated packets.
     static let shutdownLimit: UInt64 = 2_000_000_000
 
@@ -30,7 +33,11 @@ final class LightsSender {
     /// ratio to it says how far the fade has gone, and the background base fades with it.
     private var fadeReference: Float = 0
 
-    init(plans: [LightOutputPlan], palette: LightPalette, inbox: Locked<LightsInbox>, wake: WakeSignal, cid: ComponentIdentifier, logger: Logger) {
+    init(
+        plans: [LightOutputPlan], palette: LightPalette, inbox: Locked<LightsInbox>, wake: WakeSignal,
+        cid: ComponentIdentifier, logger: Logger, staleAfter: UInt64 = LightsSender.staleAfter
+    ) {
+        self.staleAfter = staleAfter
         self.inbox = inbox
         self.wake = wake
         self.cid = cid
@@ -109,7 +116,7 @@ final class LightsSender {
         guard !stopping, let input else { return (.dark, true, true) }
         switch input {
         case .frame(let frame):
-            guard now &- arrival < Self.staleAfter else { return (.dark, true, true) }
+            guard frame.state == .paused || now &- arrival < staleAfter else { return (.dark, true, true) }
             var background = 1.0
             if frame.state == .stopped {
                 let largest = Band.allCases.map { frame.levels[$0] }.max() ?? 0
