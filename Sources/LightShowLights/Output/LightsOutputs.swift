@@ -35,7 +35,8 @@ public final class LightsOutputs: Sendable {
         stateDirectory: String?, logger: Logger, staleAfter: UInt64
     ) throws(LightShowError) {
         let plans = try LightOutputPlanner.plans(for: settings)
-        let needsCID = settings.contains { $0.networkProtocol == .sacn }
+        // Loaded even without sACN outputs when there is a state directory: a reload may add one.
+        let needsCID = stateDirectory != nil || settings.contains { $0.networkProtocol == .sacn }
         let cid = needsCID ? ComponentIdentifier.persistent(in: stateDirectory, logger: logger) : ComponentIdentifier.random()
         do {
             wake = try WakeSignal()
