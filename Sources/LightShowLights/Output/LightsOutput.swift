@@ -22,17 +22,17 @@ final class LightsOutput {
         painter = LightPainter(settings: plan.settings, background: background)
         self.cid = cid
         self.logger = logger
-        var status = LightOutputStatus(name: plan.name, destination: plan.destinationText)
+        let pacer = OutputPacer(framesPerSecond: plan.settings.framesPerSecond)
         if let previous {
-            pacer = OutputPacer(framesPerSecond: plan.settings.framesPerSecond).continuing(previous.pacer)
-            status.packetsSent = previous.status.packetsSent
-            status.sendErrors = previous.status.sendErrors
-            status.lastError = previous.status.lastError
-            status.isSending = previous.status.isSending
+            self.pacer = pacer.continuing(previous.pacer)
+            status = previous.status
+            status.name = plan.name
+            status.destination = plan.destinationText
+            failing = previous.failing
         } else {
-            pacer = OutputPacer(framesPerSecond: plan.settings.framesPerSecond)
+            self.pacer = pacer
+            status = LightOutputStatus(name: plan.name, destination: plan.destinationText)
         }
-        self.status = status
     }
 
     var isLive: Bool { pacer.isLive }
