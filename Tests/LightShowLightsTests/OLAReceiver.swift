@@ -126,7 +126,7 @@ final class OLAReceiver: @unchecked Sendable {
     }
 
     private func start(_ arguments: [String], output: String) throws -> Process {
-        FileManager.default.createFile(atPath: output, contents: nil)
+        _ = FileManager.default.createFile(atPath: output, contents: nil)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
