@@ -158,6 +158,9 @@ import TestSupport
         #expect(status[0].packetsSent == 0 && status[0].lastError?.contains("Invalid argument") == true)
         #expect(status[1].packetsSent >= 5 && status[1].sendErrors == 0 && status[1].lastError == nil)
         #expect(status[1].destination == "ddp 127.0.0.1:\(receiver.port)")
+        let summary = LightOutputStatus.summary(status)
+        #expect(summary.hasPrefix("lights 2/2 sending, \(status[1].packetsSent) packets, \(status[0].sendErrors) errors (lights[1]: send to 127.0.0.1:0: Invalid argument)"), "\(summary)")
+        #expect(LightOutputStatus.summary([]) == "")
     }
 
     @Test func reconfigureChangesColoursAndEndsRemovedOutputs() throws {

@@ -25,4 +25,21 @@ public struct LightOutputStatus: Sendable, Equatable, CustomStringConvertible {
         if let lastError { text += " (last error: \(lastError))" }
         return text
     }
+
+    /// One short line for systemd's STATUS=: `lights 2/3 sending, 1200 packets, 2 errors (lights[2]: …)`;
+    /// "" without outputs.
+    public static func summary(_ statuses: [LightOutputStatus]) -> String {
+        guard !statuses.isEmpty else { return "" }
+        let sending = statuses.count { $0.isSending }
+        let packets = statuses.reduce(0) { $0 + $1.packetsSent }
+        let errors = statuses.reduce(0) { $0 + $1.sendErrors }
+        var text = "lights \(sending)/\(statuses.count) sending, \(packets) packets"
+        if errors > 0 {
+            text += ", \(errors) errors"
+            if let failing = statuses.last(where: { $0.lastError != nil }), let error = failing.lastError {
+                text += " (\(failing.name): \(error))"
+            }
+        }
+        return text
+    }
 }
