@@ -60,10 +60,10 @@ final class LightsSender {
                 shared.turns += 1
             }
             if let stopDeadline, next == nil || now >= stopDeadline { break }
-            var wait = next.map { $0 > now ? $0 - now : 0 }
-            if let stopDeadline { wait = min(wait ?? .max, stopDeadline - now) }
+            var deadline = next
+            if let stopDeadline { deadline = min(deadline ?? .max, stopDeadline) }
             var descriptor = pollfd(fd: wake.readFD, events: Int16(POLLIN), revents: 0)
-            _ = Poll.wait(&descriptor, count: 1, timeout: wait.map { .nanoseconds(Int64(clamping: $0)) })
+            _ = Poll.wait(&descriptor, count: 1, until: deadline)
         }
     }
 
