@@ -1,4 +1,5 @@
 import Foundation
+import LightShowCore
 import LightShowSystem
 import Testing
 import TestSupport
@@ -39,5 +40,17 @@ import TestSupport
         #expect(throws: SystemCallError.self) {
             try socket.setMulticastInterface(InternetAddress.resolve(host: "::1", port: 0))
         }
+    }
+
+    @Test func pollWaitsUntilTheDeadlineNotARoundedMillisecond() throws {
+        let wake = try WakeSignal()
+        var descriptor = pollfd(fd: wake.readFD, events: Int16(POLLIN), revents: 0)
+        let deadline = MonotonicClock.now() + 2_500_000
+        #expect(Poll.wait(&descriptor, count: 1, until: deadline) == 0)
+        let now = MonotonicClock.now()
+        #expect(now >= deadline && now < deadline + 50_000_000)
+        wake.signal()
+        #expect(Poll.wait(&descriptor, count: 1, until: MonotonicClock.now() + 5_000_000_000) == 1)
+        #expect(Poll.wait(&descriptor, count: 1, until: 0) == 1) // a past deadline still reports what is ready
     }
 }
