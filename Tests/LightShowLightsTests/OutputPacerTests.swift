@@ -53,6 +53,16 @@ import Testing
         }
     }
 
+    @Test func aLateWakeUpDoesNotMakeLaterFramesLate() {
+        // Frames every 25 ms; the sender handles each 0.2 ms after it arrives, but frame 5 a whole 8 ms late.
+        var pacer = OutputPacer(framesPerSecond: 40)
+        for frame in 0..<100 {
+            let arrival = 1_000 * ms + UInt64(frame) * 25 * ms
+            let now = arrival + (frame == 5 ? 8 * ms : 200_000)
+            #expect(pacer.step(now: now, payload: [UInt8(frame % 256)], ending: false, arrival: arrival) == .send, "frame \(frame)")
+        }
+    }
+
     @Test func earlyDataWaitsOnlyUntilTheToleranceAllows() {
         var pacer = OutputPacer(framesPerSecond: 40)
         #expect(pacer.step(now: 100 * ms, payload: lit, ending: false) == .send)

@@ -37,14 +37,17 @@ final class LightsOutput {
 
     var isLive: Bool { pacer.isLive }
 
-    /// Sends what is due at `now` and returns the next deadline (nil: nothing until new input).
+    /// Sends what is due at `now` and returns the next deadline (nil: nothing until new input). `arrival` is when
+    /// the input behind `scene` arrived.
     /// `ending` marks the scene as the end of the show (it is painted black): black goes out, then the stream
     /// ends. `endWhenDark` (stopped) ends it as soon as the painted scene is black.
-    func advance(now: UInt64, scene: LightScene, ending: Bool, endWhenDark: Bool, sequences: inout SequenceCounters) -> UInt64? {
+    func advance(
+        now: UInt64, scene: LightScene, arrival: UInt64, ending: Bool, endWhenDark: Bool, sequences: inout SequenceCounters
+    ) -> UInt64? {
         let bytes = paint(scene)
         let end = ending || (endWhenDark && !bytes.contains { $0 != 0 })
         while true {
-            switch pacer.step(now: now, payload: bytes, ending: end) {
+            switch pacer.step(now: now, payload: bytes, ending: end, arrival: arrival) {
             case .send:
                 transmit(bytes, terminated: false, sequences: &sequences)
                 status.isSending = true

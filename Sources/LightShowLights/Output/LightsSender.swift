@@ -102,10 +102,11 @@ final class LightsSender {
         }
         for (offset, output) in outputs.enumerated() {
             let (scene, ending, endWhenDark) = self.scene(for: offset, now: now)
-            note(output.advance(now: now, scene: scene, ending: ending, endWhenDark: endWhenDark, sequences: &sequences))
+            let since = ending ? now : min(arrival, now)
+            note(output.advance(now: now, scene: scene, arrival: since, ending: ending, endWhenDark: endWhenDark, sequences: &sequences))
         }
         for output in retiring {
-            note(output.advance(now: now, scene: .dark, ending: true, endWhenDark: true, sequences: &sequences))
+            note(output.advance(now: now, scene: .dark, arrival: now, ending: true, endWhenDark: true, sequences: &sequences))
         }
         retiring.removeAll { !$0.isLive }
         return next

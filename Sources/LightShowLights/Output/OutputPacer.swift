@@ -52,15 +52,17 @@ struct OutputPacer: Sendable {
     }
 
     /// What to do at `now` for `payload`, the bytes the output should show; `ending` says they are the black of
-    /// an end. After `.send` or `.terminate` the caller acts, then asks again until it gets `.wait`.
-    mutating func step(now: UInt64, payload: [UInt8], ending: Bool) -> Step {
+    /// an end. `arrival` is when the data behind the payload arrived (nil: now): pacing counts from there, so a
+    /// sender thread that wakes late once doesn't push every later frame late too. After `.send` or
+    /// `.terminate` the caller acts, then asks again until it gets `.wait`.
+    mutating func step(now: UInt64, payload: [UInt8], ending: Bool, arrival: UInt64? = nil) -> Step {
         let allowed = theoretical > tolerance ? theoretical - tolerance : 0
         guard isLive else {
             if ending { return .wait(until: nil) }
             // Lit again right after an end: still no faster than the rate.
             guard now >= allowed else { return .wait(until: allowed) }
             isLive = true
-            record(payload, at: now, ending: false)
+            record(payload, at: now, arrival: arrival, ending: false)
             return .send
         }
         let changed = payload != sent
@@ -72,12 +74,12 @@ struct OutputPacer: Sendable {
         }
         let due = changed || ending ? allowed : max(allowed, lastSent &+ keepAlive)
         guard now >= due else { return .wait(until: due) }
-        record(payload, at: now, ending: ending)
+        record(payload, at: now, arrival: changed ? arrival : nil, ending: ending)
         return .send
     }
 
-    private mutating func record(_ payload: [UInt8], at now: UInt64, ending: Bool) {
-        theoretical = max(theoretical, now) &+ period
+    private mutating func record(_ payload: [UInt8], at now: UInt64, arrival: UInt64?, ending: Bool) {
+        theoretical = max(theoretical, min(now, arrival ?? now)) &+ period
         lastSent = now
         blackSent = ending ? (payload == sent ? blackSent + 1 : 1) : 0
         sent = payload
