@@ -187,12 +187,18 @@ struct LightsMeasureCommand: AsyncParsableCommand {
             var mid: Float
             var treble: Float
         }
-        guard let data = FileManager.default.contents(atPath: path), data.count <= 256 << 20 else {
-            throw LightShowError("--levels \(path): cannot be read, or larger than 256 MiB", exitStatus: .noInput)
+        let bytes: [UInt8]
+        do {
+            guard let read = try SmallFile(path: path).read(limit: 256 << 20, followingSymlinks: true) else {
+                throw LightShowError("--levels \(path): not found", exitStatus: .noInput)
+            }
+            bytes = read
+        } catch let error as SystemCallError {
+            throw LightShowError("--levels \(error)", exitStatus: .noInput)
         }
         let decoder = JSONDecoder()
         var levels: [BandLevels] = []
-        for (number, line) in data.split(separator: UInt8(ascii: "\n")).enumerated() where !line.isEmpty {
+        for (number, line) in bytes.split(separator: UInt8(ascii: "\n")).enumerated() where !line.isEmpty {
             guard levels.count < 3_600_000, let entry = try? decoder.decode(Line.self, from: Data(line)) else {
                 throw LightShowError("--levels \(path):\(number + 1): expected an analyze jsonl line", exitStatus: .dataError)
             }

@@ -23,13 +23,13 @@ import TestSupport
 
     @Test func stateFileIsReadWithACapAndCreatedOnlyOnce() throws {
         let directory = try TemporaryDirectory()
-        let file = StateFile(path: directory.file("a/b/value"))
+        let file = SmallFile(path: directory.file("a/b/value"))
         #expect(try file.read(limit: 10) == nil)
         #expect(try file.create(Array("first".utf8)))
         #expect(try file.create(Array("second".utf8)) == false)
         #expect(try file.read(limit: 10) == Array("first".utf8))
         #expect(throws: SystemCallError.self) { try file.read(limit: 4) } // larger than the cap
-        #expect(throws: SystemCallError.self) { try StateFile(path: directory.path).read(limit: 10) } // a directory
+        #expect(throws: SystemCallError.self) { try SmallFile(path: directory.path).read(limit: 10) } // a directory
     }
 
     @Test func aSocketReportsSendErrorsInsteadOfBlockingOrTrapping() throws {

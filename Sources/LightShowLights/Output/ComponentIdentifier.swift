@@ -55,7 +55,7 @@ public struct ComponentIdentifier: Sendable, Equatable, CustomStringConvertible 
             logger.warning("no state directory: the sACN CID changes at every start")
             return random()
         }
-        let file = StateFile(path: directory + "/cid")
+        let file = SmallFile(path: directory + "/cid")
         do throws(SystemCallError) {
             for _ in 0..<2 {
                 if let stored = try file.read(limit: 64) {

@@ -2,19 +2,20 @@
 public import Glibc
 #endif
 
-/// A small file of persistent state (an identifier, a marker): read without following a symlink and with a size
-/// cap, created only where nothing is, and never seen half written.
-public struct StateFile: Sendable {
+/// A small file read whole or created whole: persistent state (an identifier), or a bounded input. Reading takes
+/// regular files only, opened without blocking, with a size cap (and by default not through a symlink);
+/// creating happens only where nothing is, and nobody ever sees the file half written.
+public struct SmallFile: Sendable {
     public let path: String
 
     public init(path: String) {
         self.path = path
     }
 
-    /// The contents, or nil when the file doesn't exist. A symlink, a non-regular file or one larger than
-    /// `limit` bytes is an error.
-    public func read(limit: Int) throws(SystemCallError) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+    /// The contents, or nil when the file doesn't exist. A symlink (unless `followingSymlinks`), a non-regular
+    /// file (a fifo, a device) or one larger than `limit` bytes is an error.
+    public func read(limit: Int, followingSymlinks: Bool = false) throws(SystemCallError) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | (followingSymlinks ? 0 : O_NOFOLLOW))
         if fd < 0 {
             if errno == ENOENT { return nil }
             throw SystemCallError("open \(path)")
@@ -22,7 +23,7 @@ public struct StateFile: Sendable {
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw SystemCallError("stat \(path)") }
-        guard info.st_mode & S_IFMT == S_IFREG else { throw SystemCallError("open \(path)", code: EINVAL) }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw SystemCallError("read \(path) (not a regular file)", code: EINVAL) }
         var buffer = [UInt8](repeating: 0, count: limit + 1)
         var total = 0
         while total < buffer.count {
