@@ -50,6 +50,12 @@ let package = Package(
             dependencies: ["LightShowCore", "LightShowSystem", "CSndfile", "CALSA", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
+        // Network light outputs: DDP (WLED), sACN/E1.31 and Art-Net packets, layouts, the paced sender thread.
+        .target(
+            name: "LightShowLights",
+            dependencies: ["LightShowCore", "LightShowSystem", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
         // Framebuffer, rasterizer, PNG and terminal encoders.
         .target(name: "LightShowRender", dependencies: ["LightShowCore", "CZlib", "CFreeType"], swiftSettings: strict),
         // The interactive viewer's terminal: raw keys, alternate screen, signals, the watch loop.
@@ -99,6 +105,7 @@ let package = Package(
             dependencies: [
                 "LightShowCore", "LightShowSystem", "LightShowConfig", "LightShowAnalysis", "LightShowAudio", "LightShowRender",
                 "LightShowNowPlaying", "LightShowEngine", "LightShowControl", "LightShowDaemon", "LightShowTerminal",
+                "LightShowLights",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -116,6 +123,8 @@ let package = Package(
         .testTarget(name: "LightShowNowPlayingTests", dependencies: ["LightShowNowPlaying", "LightShowSystem", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "LightShowEngineTests", dependencies: ["LightShowEngine", "LightShowAudio", "LightShowNowPlaying", "LightShowSystem", "TestSupport"]),
         .testTarget(name: "LightShowControlTests", dependencies: ["LightShowControl", "LightShowSystem", "TestSupport"]),
+        // Packets byte for byte, layouts, pacing; DDP at a receiver socket; sACN and Art-Net at a real OLA.
+        .testTarget(name: "LightShowLightsTests", dependencies: ["LightShowLights", "LightShowSystem", "TestSupport"]),
         .testTarget(name: "LightShowDaemonTests", dependencies: ["LightShowDaemon", "LightShowNowPlaying", "LightShowSystem", "TestSupport"]),
         // Runs the built `lightshow` executable end to end.
         .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "LightShowControl"]),

@@ -7,4 +7,13 @@ protocol ConfigSection: Sendable {
     static var name: String { get }
     /// Reads the keys the file sets over `configuration` (which holds the defaults); unset keys stay as they are.
     static func read(_ section: SectionReader, into configuration: inout Configuration)
+    /// Finds the section in the document's top level and reads it; an array of tables (`[[lights]]`) overrides
+    /// this to read each entry.
+    static func read(from top: SectionReader, into configuration: inout Configuration)
+}
+
+extension ConfigSection {
+    static func read(from top: SectionReader, into configuration: inout Configuration) {
+        top.section(name) { reader in read(reader, into: &configuration) }
+    }
 }

@@ -13,6 +13,7 @@ public enum ConfigurationLoader {
         PlaybackSection.self,
         MPDSection.self,
         ControlSection.self,
+        LightsSection.self,
     ]
 
     /// Reads `text` over `base`. The report's configuration is only meaningful when it has no errors.
@@ -41,7 +42,7 @@ public enum ConfigurationLoader {
         let top = SectionReader(table: root, path: "", collector: collector)
         var configuration = base
         for section in sections {
-            top.section(section.name) { reader in section.read(reader, into: &configuration) }
+            section.read(from: top, into: &configuration)
         }
         top.finish()
         return (configuration, collector)

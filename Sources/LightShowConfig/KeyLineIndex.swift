@@ -7,6 +7,7 @@ struct KeyLineIndex {
     init(text: String) {
         var table: [String] = []
         var openMultiline: String?
+        var entries: [String: Int] = [:]
         var number = 0
         // Split on Character.isNewline: Swift keeps "\r\n" as one Character, so splitting on "\n" misses it.
         for raw in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
@@ -20,6 +21,13 @@ struct KeyLineIndex {
             if line.hasPrefix("[") {
                 let inner = line.drop { $0 == "[" }.prefix { $0 != "]" }
                 table = Self.keyParts(inner)
+                if line.hasPrefix("[["), !table.isEmpty {
+                    // The n-th `[[lights]]` is `lights[n]`, counting from 1 as the loader's paths do.
+                    record(table, line: number)
+                    let array = table.joined(separator: ".")
+                    entries[array, default: 0] += 1
+                    table[table.count - 1] += "[\(entries[array, default: 0])]"
+                }
                 record(table, line: number)
                 continue
             }
@@ -37,12 +45,17 @@ struct KeyLineIndex {
         lines.sorted { $0.value < $1.value }.map(\.key)
     }
 
-    /// Line of `path`, or of its nearest enclosing table that appears in the text.
+    /// Line of `path`, or of its nearest enclosing table that appears in the text; an entry of an inline array
+    /// (`lights[1]` of `lights = [ … ]`) falls back to the array's line.
     func line(of path: String) -> Int? {
         var parts = path.split(separator: ".").map(String.init)
-        while !parts.isEmpty {
+        while let last = parts.last {
             if let line = lines[parts.joined(separator: ".")] { return line }
-            parts.removeLast()
+            if let bracket = last.firstIndex(of: "[") {
+                parts[parts.count - 1] = String(last[..<bracket])
+            } else {
+                parts.removeLast()
+            }
         }
         return nil
     }

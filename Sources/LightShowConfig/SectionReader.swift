@@ -89,9 +89,43 @@ final class SectionReader {
         reader.finish()
     }
 
+    /// Reads each table of the array of tables `key` (`[[lights]]`) with `body`, then warns about its unknown keys.
+    /// Entries are numbered from 1 in key paths (`lights[1]` is the first), as a person counts them in the file.
+    func tables(_ key: String, limit: Int, _ body: (SectionReader) -> Void) {
+        guard let value = value(key) else { return }
+        guard let array = value.array else {
+            collector.report(.error, join(key), "expected an array of tables ([[\(key)]]), found \(value.type.phrase)")
+            return
+        }
+        guard array.count <= limit else {
+            collector.report(.error, join(key), "\(array.count) entries is above the maximum \(limit)")
+            return
+        }
+        for (offset, element) in array.enumerated() {
+            let entryPath = "\(join(key))[\(offset + 1)]"
+            guard let table = element.table else {
+                collector.report(.error, entryPath, "expected a table, found \(element.type.phrase)")
+                continue
+            }
+            let reader = SectionReader(table: table, path: entryPath, collector: collector)
+            body(reader)
+            reader.finish()
+        }
+    }
+
     /// Reports an error on `key` of this section, or on the section itself when `key` is nil.
     func error(_ key: String?, _ message: String) {
         collector.report(.error, key.map(join) ?? path, message)
+    }
+
+    /// Reports a warning on `key` of this section (the file is still used).
+    func warning(_ key: String, _ message: String) {
+        collector.report(.warning, join(key), message)
+    }
+
+    /// Errors reported so far in the whole file: lets a reader tell whether its own keys added any.
+    var errorCount: Int {
+        collector.diagnostics.count { $0.severity == .error }
     }
 
     /// Whether the file sets `key` (marks it known).

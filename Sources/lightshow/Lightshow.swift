@@ -24,6 +24,7 @@ struct Lightshow: AsyncParsableCommand {
             CtlCommand.self,
             DevicesCommand.self,
             ConfigCommand.self,
+            LightsCommand.self,
         ]
     )
 

@@ -5,7 +5,7 @@ import TestSupport
     @Test func helpListsEverySubcommand() throws {
         let result = try LightshowProcess.run(["--help"])
         #expect(result.status == 0)
-        for command in ["watch", "record", "analyze", "daemon", "ctl", "devices", "config"] {
+        for command in ["watch", "record", "analyze", "daemon", "ctl", "devices", "config", "lights"] {
             #expect(result.stdout.contains(command), "help should list \(command)")
         }
     }

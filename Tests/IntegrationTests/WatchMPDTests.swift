@@ -24,18 +24,18 @@ import TestSupport
     /// MPD's play, pause and stop show in the toolbar: ▶ and the title, ⏸, then no toolbar at all.
     private func followsMPD(_ tmux: TmuxSession, _ mpd: MPDServer) async throws {
         // MPD is stopped: its word is the truth, so the toolbar is collapsed even though the demo plays.
-        #expect(await Wait.until(timeout: Self.deadline) {
+        #expect(await Wait.until(within: Self.deadline) {
             let text = tmux.text()
             return tmux.display("#{alternate_on}") == "1" && !text.contains("▶") && !text.contains("Demo")
         }, "collapsed toolbar while MPD is stopped: \(tmux.text())")
         try mpd.mpc("play")
-        #expect(await Wait.until(timeout: Self.deadline) { lastLine(tmux).contains("▶ Test Tone") },
+        #expect(await Wait.until(within: Self.deadline) { lastLine(tmux).contains("▶ Test Tone") },
                 "▶ and MPD's title: \(lastLine(tmux))")
         try mpd.mpc("pause")
-        #expect(await Wait.until(timeout: Self.deadline) { lastLine(tmux).contains("⏸ Test Tone") },
+        #expect(await Wait.until(within: Self.deadline) { lastLine(tmux).contains("⏸ Test Tone") },
                 "⏸ after mpc pause: \(lastLine(tmux))")
         try mpd.mpc("stop")
-        #expect(await Wait.until(timeout: Self.deadline) {
+        #expect(await Wait.until(within: Self.deadline) {
             let text = tmux.text()
             return !text.contains("Test Tone") && !text.contains("▶") && !text.contains("⏸")
         }, "collapsed after mpc stop: \(lastLine(tmux))")
@@ -47,7 +47,7 @@ import TestSupport
         let tmux = try start("--input demo --mpd \(mpd.socketPath)", state: state)
         try await followsMPD(tmux, mpd)
         try tmux.send("q")
-        #expect(await Wait.until(timeout: Self.deadline) { tmux.text().contains("EXIT=0") })
+        #expect(await Wait.until(within: Self.deadline) { tmux.text().contains("EXIT=0") })
     }
 
     @Test func mpdAddressInTheConfigIsFollowedWithoutAFlag() async throws {
@@ -68,18 +68,18 @@ import TestSupport
         let state = try TemporaryDirectory("watch-mpd-keys")
         let tmux = try start("--input demo --mpd \(mpd.address)", state: state)
         try mpd.mpc("play")
-        #expect(await Wait.until(timeout: Self.deadline) { lastLine(tmux).contains("▶ Test Tone") })
+        #expect(await Wait.until(within: Self.deadline) { lastLine(tmux).contains("▶ Test Tone") })
         try tmux.send("Space")
-        #expect(await Wait.until(timeout: Self.deadline) {
+        #expect(await Wait.until(within: Self.deadline) {
             ((try? mpd.mpc("status")) ?? "").contains("[paused]")
         }, "MPD paused by the space key: \((try? mpd.mpc("status")) ?? "")")
-        #expect(await Wait.until(timeout: Self.deadline) { lastLine(tmux).contains("⏸ Test Tone") })
+        #expect(await Wait.until(within: Self.deadline) { lastLine(tmux).contains("⏸ Test Tone") })
         try tmux.send("p")
-        #expect(await Wait.until(timeout: Self.deadline) {
+        #expect(await Wait.until(within: Self.deadline) {
             ((try? mpd.mpc("status")) ?? "").contains("[playing]")
         }, "MPD playing again after p")
         try tmux.send("s")
-        #expect(await Wait.until(timeout: Self.deadline) {
+        #expect(await Wait.until(within: Self.deadline) {
             !((try? mpd.mpc("status")) ?? "[playing]").contains("[playing]")
         }, "MPD stopped by s")
         try tmux.send("q")

@@ -42,7 +42,7 @@ import TestSupport
         let state = try TemporaryDirectory("watch-state")
         let tmux = try start("--input \(try toneFile(in: state))", state: state)
         var extents: [(minX: Int, maxX: Int, minY: Int, maxY: Int, count: Int)] = []
-        let lit = await Wait.until(timeout: Self.deadline) {
+        let lit = await Wait.until(within: Self.deadline) {
             let screen = tmux.screen()
             extents = [Self.isBass, Self.isMid, Self.isTreble].compactMap { screen.extent(where: $0) }
             // A capture can catch a frame half drawn while the levels move, so poll for a whole one.
@@ -62,18 +62,18 @@ import TestSupport
     @Test func toolbarFollowsPlaybackKeys() async throws {
         let state = try TemporaryDirectory("watch-state")
         let tmux = try start("--input demo", state: state)
-        #expect(await Wait.until(timeout: Self.deadline) { lastLine(tmux).contains("▶ Demo") })
+        #expect(await Wait.until(within: Self.deadline) { lastLine(tmux).contains("▶ Demo") })
         try tmux.send("Space")
-        #expect(await Wait.until(timeout: Self.deadline) { lastLine(tmux).contains("⏸ Demo") })
+        #expect(await Wait.until(within: Self.deadline) { lastLine(tmux).contains("⏸ Demo") })
         try tmux.send("p")
-        #expect(await Wait.until(timeout: Self.deadline) { lastLine(tmux).contains("▶ Demo") })
+        #expect(await Wait.until(within: Self.deadline) { lastLine(tmux).contains("▶ Demo") })
         try tmux.send("s")
-        #expect(await Wait.until(timeout: Self.deadline) {
+        #expect(await Wait.until(within: Self.deadline) {
             let text = tmux.text()
             return !text.contains("Demo") && !text.contains("▶") && !text.contains("⏸")
         })
         try tmux.send("q")
-        #expect(await Wait.until(timeout: Self.deadline) { tmux.text().contains("EXIT=0") })
+        #expect(await Wait.until(within: Self.deadline) { tmux.text().contains("EXIT=0") })
         #expect(tmux.display("#{alternate_on} #{cursor_flag}") == "0 1")
     }
 
@@ -82,7 +82,7 @@ import TestSupport
         // 160×30: the lights fill the height, so the bass light touches the top and its balloon must go below.
         let tmux = try start("--input demo", state: state, firstRun: true, rows: 30)
         // First run: the overlay opens by itself on the bass light.
-        #expect(await Wait.until(timeout: Self.deadline) { tmux.text().contains("Bass · 20–250 Hz") })
+        #expect(await Wait.until(within: Self.deadline) { tmux.text().contains("Bass · 20–250 Hz") })
         let text = tmux.text()
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let arrowRow = lines.firstIndex { $0.contains("▲") }
@@ -92,37 +92,37 @@ import TestSupport
         #expect(FileManager.default.fileExists(atPath: state.file("lightshow/help-shown")))
         // Any key: the next light, then the toolbar; Esc closes.
         try tmux.send("x")
-        #expect(await Wait.until(timeout: Self.deadline) { tmux.text().contains("Mid ·") })
+        #expect(await Wait.until(within: Self.deadline) { tmux.text().contains("Mid ·") })
         try tmux.send("x", "x")
-        #expect(await Wait.until(timeout: Self.deadline) { tmux.text().contains("space play/pause") })
+        #expect(await Wait.until(within: Self.deadline) { tmux.text().contains("space play/pause") })
         // The toolbar is at the bottom: its balloon sits above it, pointing down.
         #expect(tmux.text().contains("▼"))
         try tmux.send("Escape")
-        #expect(await Wait.until(timeout: Self.deadline) { !tmux.text().contains("╭") })
+        #expect(await Wait.until(within: Self.deadline) { !tmux.text().contains("╭") })
         try tmux.send("?")
-        #expect(await Wait.until(timeout: Self.deadline) { tmux.text().contains("Bass · 20–250 Hz") })
+        #expect(await Wait.until(within: Self.deadline) { tmux.text().contains("Bass · 20–250 Hz") })
         try tmux.send("q", "q", "q", "q", "q")
-        #expect(await Wait.until(timeout: Self.deadline) { tmux.text().contains("EXIT=0") })
+        #expect(await Wait.until(within: Self.deadline) { tmux.text().contains("EXIT=0") })
     }
 
     @Test func helpDimsEverythingButTheExplainedLight() async throws {
         let state = try TemporaryDirectory("watch-state")
         let tmux = try start("--input \(try toneFile(in: state))", state: state, firstRun: true)
         // On the bass step: the bass light at full brightness, the other two dimmed below their colour tests.
-        #expect(await Wait.until(timeout: Self.deadline) {
+        #expect(await Wait.until(within: Self.deadline) {
             let screen = tmux.screen()
             return (screen.extent(where: Self.isBass)?.count ?? 0) > 300
                 && screen.extent(where: Self.isMid) == nil && screen.extent(where: Self.isTreble) == nil
         })
         try tmux.send("Space")
-        #expect(await Wait.until(timeout: Self.deadline) {
+        #expect(await Wait.until(within: Self.deadline) {
             let screen = tmux.screen()
             return (screen.extent(where: Self.isMid)?.count ?? 0) > 300
                 && screen.extent(where: Self.isBass) == nil && screen.extent(where: Self.isTreble) == nil
         })
         // Closed: all three bright again.
         try tmux.send("Escape")
-        #expect(await Wait.until(timeout: Self.deadline) {
+        #expect(await Wait.until(within: Self.deadline) {
             let screen = tmux.screen()
             return [Self.isBass, Self.isMid, Self.isTreble].allSatisfy { (screen.extent(where: $0)?.count ?? 0) > 300 }
         })
@@ -131,7 +131,7 @@ import TestSupport
     @Test func colourDepthFollowsTheFlagAndNoColor() async throws {
         let state = try TemporaryDirectory("watch-state")
         let palette = try start("--input demo --color 256", state: state)
-        #expect(await Wait.until(timeout: Self.deadline) {
+        #expect(await Wait.until(within: Self.deadline) {
             let raw = (try? palette.tmux(["capture-pane", "-e", "-p", "-t", "s"])) ?? ""
             return raw.contains("8;5;") && !raw.contains("8;2;")
         }, "256-colour codes only")
@@ -143,7 +143,7 @@ import TestSupport
             environment: ["COLORTERM": "truecolor", "NO_COLOR": "1", "XDG_STATE_HOME": plainState.path],
             command: "'\(LightshowProcess.executableURL.path)' watch --input \(try toneFile(in: plainState))"
         )
-        #expect(await Wait.until(timeout: Self.deadline) {
+        #expect(await Wait.until(within: Self.deadline) {
             let raw = (try? plain.tmux(["capture-pane", "-e", "-p", "-t", "s"])) ?? ""
             return raw.contains("█") && !raw.contains("8;2;") && !raw.contains("8;5;")
         }, "NO_COLOR: shades, no colour codes")
@@ -153,34 +153,34 @@ import TestSupport
         let state = try TemporaryDirectory("watch-state")
         let tmux = try start("--input \(try toneFile(in: state))", state: state)
         var before = 0
-        #expect(await Wait.until(timeout: Self.deadline) {
+        #expect(await Wait.until(within: Self.deadline) {
             before = tmux.screen().extent(where: Self.isBass)?.count ?? 0
             return before > 300
         })
         try tmux.send("t", "Left", "Left")
-        #expect(await Wait.until(timeout: Self.deadline) { tmux.text().contains("Tune Bass: ›20 Hz –  250 Hz") })
+        #expect(await Wait.until(within: Self.deadline) { tmux.text().contains("Tune Bass: ›20 Hz –  250 Hz") })
         // 20 → 25 → … → 160 Hz: the 100 Hz tone is out of the band, so the bass light goes dark.
         for _ in 0..<9 { try tmux.send("Right") }
-        #expect(await Wait.until(timeout: Self.deadline) { tmux.text().contains("›160 Hz") })
-        #expect(await Wait.until(timeout: Self.deadline) {
+        #expect(await Wait.until(within: Self.deadline) { tmux.text().contains("›160 Hz") })
+        #expect(await Wait.until(within: Self.deadline) {
             (tmux.screen().extent(where: Self.isBass)?.count ?? 0) < before / 10
         }, "the bass light dims once its band leaves the tone")
         // The lower knob stops one step below the upper one.
         for _ in 0..<6 { try tmux.send("Right") }
-        #expect(await Wait.until(timeout: Self.deadline) { tmux.text().contains("›200 Hz –  250 Hz") })
+        #expect(await Wait.until(within: Self.deadline) { tmux.text().contains("›200 Hz –  250 Hz") })
         try tmux.send("q")
-        #expect(await Wait.until(timeout: Self.deadline) { tmux.text().contains("EXIT=0") })
+        #expect(await Wait.until(within: Self.deadline) { tmux.text().contains("EXIT=0") })
         #expect(tmux.text().contains("[bands.bass]\nlower = 200\nupper = 250"))
     }
 
     @Test func sigtermRestoresTheTerminal() async throws {
         let state = try TemporaryDirectory("watch-state")
         let tmux = try start("--input demo", state: state)
-        #expect(await Wait.until(timeout: Self.deadline) { tmux.display("#{alternate_on}") == "1" && lastLine(tmux).contains("Demo") })
+        #expect(await Wait.until(within: Self.deadline) { tmux.display("#{alternate_on}") == "1" && lastLine(tmux).contains("Demo") })
         #expect(tmux.display("#{cursor_flag}") == "0")
         let pid = try #require(tmux.childProcess())
         kill(pid, SIGTERM)
-        #expect(await Wait.until(timeout: Self.deadline) { tmux.text().contains("EXIT=143") })
+        #expect(await Wait.until(within: Self.deadline) { tmux.text().contains("EXIT=143") })
         #expect(tmux.display("#{alternate_on} #{cursor_flag}") == "0 1")
     }
 
@@ -195,29 +195,29 @@ import TestSupport
             command: "bash --norc --noprofile -i"
         )
         try tmux.send("'\(LightshowProcess.executableURL.path)' watch --input demo", "Enter")
-        #expect(await Wait.until(timeout: Self.deadline) { tmux.display("#{alternate_on} #{cursor_flag}") == "1 0" })
+        #expect(await Wait.until(within: Self.deadline) { tmux.display("#{alternate_on} #{cursor_flag}") == "1 0" })
         try tmux.send("C-z")
-        #expect(await Wait.until(timeout: Self.deadline) { tmux.text().contains("Stopped") })
+        #expect(await Wait.until(within: Self.deadline) { tmux.text().contains("Stopped") })
         #expect(tmux.display("#{alternate_on} #{cursor_flag}") == "0 1")
         try tmux.send("fg", "Enter")
-        #expect(await Wait.until(timeout: Self.deadline) {
+        #expect(await Wait.until(within: Self.deadline) {
             tmux.display("#{alternate_on} #{cursor_flag}") == "1 0" && lastLine(tmux).contains("▶ Demo")
         })
         try tmux.send("q")
-        #expect(await Wait.until(timeout: Self.deadline) { tmux.display("#{alternate_on} #{cursor_flag}") == "0 1" })
+        #expect(await Wait.until(within: Self.deadline) { tmux.display("#{alternate_on} #{cursor_flag}") == "0 1" })
     }
 
     @Test func resizeLaysTheSceneOutAgain() async throws {
         let state = try TemporaryDirectory("watch-state")
         let tmux = try start("--input \(try toneFile(in: state))", state: state)
         var wide: (minX: Int, maxX: Int, minY: Int, maxY: Int, count: Int)?
-        #expect(await Wait.until(timeout: Self.deadline) {
+        #expect(await Wait.until(within: Self.deadline) {
             wide = tmux.screen().extent(where: Self.isTreble)
             return (wide?.count ?? 0) > 300
         })
         try tmux.resize(columns: 100, rows: 30)
         var narrow: (minX: Int, maxX: Int, minY: Int, maxY: Int, count: Int)?
-        #expect(await Wait.until(timeout: Self.deadline) {
+        #expect(await Wait.until(within: Self.deadline) {
             narrow = tmux.screen().extent(where: Self.isTreble)
             guard let narrow, narrow.count > 100 else { return false }
             // Inside the new window and still round (a capture may catch a frame half drawn, so poll for it).
@@ -228,14 +228,14 @@ import TestSupport
             #expect(narrow.maxX - narrow.minX < wide.maxX - wide.minX, "smaller after shrinking")
         }
         try tmux.resize(columns: 16, rows: 5)
-        #expect(await Wait.until(timeout: Self.deadline) { tmux.text().contains("too small") })
+        #expect(await Wait.until(within: Self.deadline) { tmux.text().contains("too small") })
     }
 
     /// The screen once it has stayed the same across a whole second of captures at `size`; nil if it never does.
     private func stableScreen(_ tmux: TmuxSession, size: String) async -> PaneScreen? {
         var last = tmux.screen()
         var unchanged = 0
-        let still = await Wait.until(timeout: Self.deadline) {
+        let still = await Wait.until(within: Self.deadline) {
             usleep(100_000)
             let now = tmux.screen()
             let same = now.rows.map { $0.map(\.background) } == last.rows.map { $0.map(\.background) }
@@ -251,7 +251,7 @@ import TestSupport
     @Test func afterStopAndFadeTheLightsAreExactlyTheBackground() async throws {
         let state = try TemporaryDirectory("watch-state")
         let tmux = try start("--input \(try toneFile(in: state))", state: state)
-        #expect(await Wait.until(timeout: Self.deadline) {
+        #expect(await Wait.until(within: Self.deadline) {
             let screen = tmux.screen()
             return [Self.isBass, Self.isMid, Self.isTreble].allSatisfy { (screen.extent(where: $0)?.count ?? 0) > 300 }
         }, "three lit lights")

@@ -62,7 +62,7 @@ import Glibc
         #expect(await collector.waitForFrames(taken))
         collector.stop()
         #expect(await collector.waitForEnd())
-        #expect(await Wait.until(timeout: 10) { source.statistics.state == .finished }, "cancelling stops capture")
+        #expect(await Wait.until(within: 10) { source.statistics.state == .finished }, "cancelling stops capture")
         let captured = Array(Spectrum.channel(0, of: collector.samples, channels: 2).prefix(taken))
         let firstHalf = Array(captured.prefix(48_000))
         #expect(abs(Spectrum.dominantFrequency(firstHalf, sampleRate: 48_000) - frequency) < 30)
@@ -92,7 +92,7 @@ import Glibc
             samples.value += block.samples
             return samples.value.count < wanted
         }
-        #expect(await Wait.until(timeout: 10) { source.statistics.state == .finished }, "returning false stops capture")
+        #expect(await Wait.until(within: 10) { source.statistics.state == .finished }, "returning false stops capture")
         let left = Spectrum.channel(0, of: Array(samples.value.prefix(wanted)), channels: 2)
         #expect(abs(Spectrum.dominantFrequency(Array(left.prefix(16_384)), sampleRate: 48_000) - 500) < 30)
     }
@@ -110,7 +110,7 @@ import Glibc
     /// Waits until the newest 16384 frames captured are loud (the tone got through); returns their left channel.
     private func loudStretch(in collector: BlockCollector) async -> [Float] {
         var loud: [Float] = []
-        let heard = await Wait.until(timeout: 30) {
+        let heard = await Wait.until(within: 30) {
             let left = Spectrum.channel(0, of: collector.newestSamples(2 * 16_384), channels: 2)
             guard left.count == 16_384, Spectrum.rms(left) > 0.2 else { return false }
             loud = left
@@ -156,7 +156,7 @@ import Glibc
         #expect(rate > 0.3 * Double(source.sampleRate) && rate < 1.3 * Double(source.sampleRate), "\(rate) frames/s")
         #expect(source.statistics.state == .running)
         collector.stop()
-        #expect(await Wait.until(timeout: 10) { source.statistics.state == .finished }, "cancelling stops capture")
+        #expect(await Wait.until(within: 10) { source.statistics.state == .finished }, "cancelling stops capture")
     }
 
     @Test func killedPulseAudioIsLostThenRecovered() async throws {
@@ -166,10 +166,10 @@ import Glibc
         usePulse(server)
         let source = try AudioSources.open(.alsa(device: "pulse"))
         let collector = BlockCollector(source)
-        #expect(await Wait.until(timeout: 30) { source.statistics.framesDelivered > 4_800 })
+        #expect(await Wait.until(within: 30) { source.statistics.framesDelivered > 4_800 })
 
         server.kill()
-        #expect(await Wait.until(timeout: 15) { source.statistics.state == .lost })
+        #expect(await Wait.until(within: 15) { source.statistics.state == .lost })
         #expect(source.statistics.losses == 1)
         // While the device is gone the stream goes on with silence, so the show fades instead of freezing.
         let framesAtLoss = collector.frameCount
@@ -178,7 +178,7 @@ import Glibc
         #expect(!collector.isFinished)
 
         try await server.start()
-        let resumed = await Wait.until(timeout: 30) {
+        let resumed = await Wait.until(within: 30) {
             let stats = source.statistics
             return stats.state == .running && stats.framesDelivered > deliveredAtLoss + 24_000
         }
@@ -188,7 +188,7 @@ import Glibc
         #expect(stats.reopens == 1)
         #expect(collector.error == nil)
         collector.stop()
-        #expect(await Wait.until(timeout: 10) { source.statistics.state == .finished }, "cancelling stops capture")
+        #expect(await Wait.until(within: 10) { source.statistics.state == .finished }, "cancelling stops capture")
     }
 
     @Test func stalledReaderOverrunsRecoversAndContinues() async throws {
@@ -201,15 +201,15 @@ import Glibc
             return
         }
         let collector = BlockCollector(source)
-        #expect(await Wait.until(timeout: 30) { source.statistics.framesDelivered > 4_800 })
+        #expect(await Wait.until(within: 30) { source.statistics.framesDelivered > 4_800 })
 
         source.stallReader(seconds: 0.5)
-        #expect(await Wait.until(timeout: 15) { source.statistics.overruns >= 1 && source.statistics.recoveries >= 1 })
+        #expect(await Wait.until(within: 15) { source.statistics.overruns >= 1 && source.statistics.recoveries >= 1 })
         let afterRecovery = source.statistics.framesDelivered
-        #expect(await Wait.until(timeout: 15) { source.statistics.framesDelivered > afterRecovery + 24_000 },
+        #expect(await Wait.until(within: 15) { source.statistics.framesDelivered > afterRecovery + 24_000 },
                 "capture continues after the overrun")
         #expect(source.statistics.losses == 0)
         collector.stop()
-        #expect(await Wait.until(timeout: 10) { source.statistics.state == .finished }, "cancelling stops capture")
+        #expect(await Wait.until(within: 10) { source.statistics.state == .finished }, "cancelling stops capture")
     }
 }

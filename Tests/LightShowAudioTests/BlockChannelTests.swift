@@ -33,7 +33,7 @@ import TestSupport
             }
             channel.finish()
         }
-        #expect(await Wait.until(timeout: 10) { sent.value == 2 })
+        #expect(await Wait.until(within: 10) { sent.value == 2 })
         #expect(sent.value == 2, "the third send waits for room")
         var received = 0
         for try await _ in channel.makeStream() { received += 1 }
@@ -46,7 +46,7 @@ import TestSupport
             let stream = channel.makeStream()
             _ = stream
         }
-        #expect(await Wait.until(timeout: 5) { channel.isClosed })
+        #expect(await Wait.until(within: 5) { channel.isClosed })
         #expect(!channel.send(block(0)), "a reader learns that nobody listens")
     }
 }

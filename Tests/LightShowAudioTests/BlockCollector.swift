@@ -58,12 +58,12 @@ final class BlockCollector: @unchecked Sendable {
 
     /// Waits until `frames` frames arrived; false on timeout.
     func waitForFrames(_ frames: Int, seconds: Double = 30) async -> Bool {
-        await Wait.until(timeout: seconds) { frameCount >= frames }
+        await Wait.until(within: seconds) { frameCount >= frames }
     }
 
     /// Waits until the stream ended; false on timeout.
     func waitForEnd(seconds: Double = 30) async -> Bool {
-        await Wait.until(timeout: seconds) { isFinished }
+        await Wait.until(within: seconds) { isFinished }
     }
 
     /// Stops reading: cancels the consuming task, which closes the source.

@@ -23,18 +23,43 @@ import TestSupport
         #expect(report.configuration == Configuration.defaults)
     }
 
+    /// The file with its commented `[[lights]]` example uncommented: the lines from `# [[lights]]` up to the first
+    /// line that isn't a comment.
+    var textWithExample: String {
+        var lines: [String] = []
+        var inExample = false
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line == "# [[lights]]" { inExample = true }
+            if inExample, !line.hasPrefix("# ") { inExample = false }
+            lines.append(inExample ? String(line.dropFirst(2)) : String(line))
+        }
+        return lines.joined(separator: "\n")
+    }
+
     @Test func fileAndLoaderKnowTheSameKeys() {
         let leaves = { (paths: [String]) in
             Set(paths.filter { path in !paths.contains { $0.hasPrefix(path + ".") } })
         }
-        let inFile = leaves(KeyLineIndex(text: text).keyPaths)
-        let readByLoader = leaves(ConfigurationLoader.knownKeyPaths(readingAllOf: text))
+        let inFile = leaves(KeyLineIndex(text: textWithExample).keyPaths)
+        let readByLoader = leaves(ConfigurationLoader.knownKeyPaths(readingAllOf: textWithExample))
         #expect(inFile == readByLoader)
-        #expect(inFile.count >= 30)
+        #expect(inFile.count >= 45)
+    }
+
+    @Test func theLightsExampleShowsEveryDefault() throws {
+        let report = ConfigurationLoader.parse(textWithExample)
+        #expect(report.diagnostics == [])
+        var expected = LightOutputSettings(protocol: .sacn)
+        // The example's two example values; everything else is the default.
+        expected.layout = .strip
+        expected.pixels = 30
+        expected.gamma = LightOutputSettings.defaultGamma(.sacn, .strip)
+        #expect(report.configuration.lights == [expected])
+        #expect(textWithExample.contains("\n[[lights]]\nprotocol = "))
     }
 
     @Test func everyKeyHasAComment() {
-        for line in text.split(separator: "\n") where line.contains("=") && !line.hasPrefix("#") {
+        for line in textWithExample.split(separator: "\n") where line.contains("=") && !line.hasPrefix("#") {
             #expect(line.contains(" # "), "no comment: \(line)")
         }
     }
@@ -68,6 +93,7 @@ import TestSupport
         c.mpd.password = "x"
         c.control.socket = "x"
         c.control.maxClients = 1
+        c.lights = [LightOutputSettings(protocol: .ddp)]
         return c
     }
 

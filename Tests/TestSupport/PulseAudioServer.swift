@@ -38,7 +38,7 @@ public final class PulseAudioServer: @unchecked Sendable {
         ])
         pid = Self.findServer(config: directory.file("test.pa"))
         let environment = clientEnvironment
-        let answered = await Wait.until(timeout: seconds) { () async -> Bool in
+        let answered = await Wait.until(within: seconds) { () async -> Bool in
             (try? await ExternalTool.runDetached("pactl", ["info"], environment: environment)) != nil
         }
         guard pid != nil, answered else {

@@ -14,7 +14,7 @@ public enum Wait {
     }
 
     /// The same for async tests: true once `condition` holds, polled every 20 ms until `timeout` seconds.
-    public static func until(timeout: Double, _ condition: () async -> Bool) async -> Bool {
+    public static func until(within timeout: Double, _ condition: () async -> Bool) async -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if await condition() { return true }
@@ -23,14 +23,14 @@ public enum Wait {
         return await condition()
     }
 
-    public static func until(timeout: Double, _ condition: () -> Bool) async -> Bool {
-        await until(timeout: timeout) { () async -> Bool in condition() }
+    public static func until(within timeout: Double, _ condition: () -> Bool) async -> Bool {
+        await until(within: timeout) { () async -> Bool in condition() }
     }
 }
 
 /// Waits until `condition` holds, failing after `timeout` seconds with what was awaited.
 public func waitFor(_ what: String, timeout: Double, _ condition: () -> Bool) async throws {
-    guard await Wait.until(timeout: timeout, condition) else {
+    guard await Wait.until(within: timeout, condition) else {
         throw ExternalTool.Failure(description: "timed out after \(timeout) s waiting for \(what)")
     }
 }

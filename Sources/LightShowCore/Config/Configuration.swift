@@ -10,6 +10,8 @@ public struct Configuration: Equatable, Sendable {
     public var playback = PlaybackSettings()
     public var mpd = MPDSettings()
     public var control = ControlSettings()
+    /// `[[lights]]`: network light outputs, in file order.
+    public var lights: [LightOutputSettings] = []
 
     public init() {}
 

@@ -1,0 +1,108 @@
+import LightShowCore
+import LightShowSystem
+import Logging
+
+/// One output on the sender thread: paints the scene for its layout, asks its pacer what is due, builds the
+/// protocol's packets and sends them. A send failure is counted and logged once per change of error; it never
+/// stops this output or any other.
+final class LightsOutput {
+    let plan: LightOutputPlan
+    private let painter: LightPainter
+    private let cid: ComponentIdentifier
+    private let logger: Logger
+    private(set) var pacer: OutputPacer
+    private(set) var status: LightOutputStatus
+    private var painted: (scene: LightScene, bytes: [UInt8])?
+    private var failing: Int32?
+
+    /// `previous` is the output this one replaces on a reload (same stream): its pacer and counts carry over,
+    /// so the receiver sees one continuous stream.
+    init(plan: LightOutputPlan, background: BackgroundSettings, cid: ComponentIdentifier, logger: Logger, previous: LightsOutput?) {
+        self.plan = plan
+        painter = LightPainter(settings: plan.settings, background: background)
+        self.cid = cid
+        self.logger = logger
+        let pacer = OutputPacer(framesPerSecond: plan.settings.framesPerSecond)
+        if let previous {
+            self.pacer = pacer.continuing(previous.pacer)
+            status = previous.status
+            status.name = plan.name
+            status.destination = plan.destinationText
+            failing = previous.failing
+        } else {
+            self.pacer = pacer
+            status = LightOutputStatus(name: plan.name, destination: plan.destinationText)
+        }
+    }
+
+    var isLive: Bool { pacer.isLive }
+
+    /// Sends what is due at `now` and returns the next deadline (nil: nothing until new input). `arrival` is when
+    /// the input behind `scene` arrived.
+    /// `ending` marks the scene as the end of the show (it is painted black): black goes out, then the stream
+    /// ends. `endWhenDark` (stopped) ends it as soon as the painted scene is black.
+    func advance(
+        now: UInt64, scene: LightScene, arrival: UInt64, ending: Bool, endWhenDark: Bool, sequences: inout SequenceCounters
+    ) -> UInt64? {
+        let bytes = paint(scene)
+        let end = ending || (endWhenDark && !bytes.contains { $0 != 0 })
+        while true {
+            switch pacer.step(now: now, payload: bytes, ending: end, arrival: arrival) {
+            case .send:
+                transmit(bytes, terminated: false, sequences: &sequences)
+                status.isSending = true
+            case .terminate:
+                if plan.settings.networkProtocol == .sacn {
+                    for _ in 0..<3 { transmit(bytes, terminated: true, sequences: &sequences) }
+                }
+                status.isSending = false
+            case .wait(let until):
+                return until
+            }
+        }
+    }
+
+    private func paint(_ scene: LightScene) -> [UInt8] {
+        if let painted, painted.scene == scene { return painted.bytes }
+        let bytes = painter.paint(scene)
+        painted = (scene, bytes)
+        return bytes
+    }
+
+    private func transmit(_ bytes: [UInt8], terminated: Bool, sequences: inout SequenceCounters) {
+        let settings = plan.settings
+        let sequence = sequences.next(for: plan.key)
+        let packets: [[UInt8]]
+        switch settings.networkProtocol {
+        case .ddp:
+            packets = DDPPacket.frame(bytes, offset: painter.dataOffset, sequence: sequence)
+        case .sacn:
+            packets = [SACNPacket.data(
+                cid: cid.bytes, sourceName: settings.sourceName, priority: UInt8(clamping: settings.priority),
+                sequence: sequence, options: terminated ? SACNPacket.streamTerminated : 0,
+                universe: UInt16(clamping: settings.universe), slots: bytes
+            )]
+        case .artnet:
+            packets = [ArtDmxPacket.dmx(portAddress: UInt16(clamping: settings.universe), sequence: sequence, data: bytes)]
+        }
+        for packet in packets {
+            if let error = plan.socket.send(packet, to: plan.destination) {
+                failed(error)
+            } else {
+                status.packetsSent += 1
+                if failing != nil {
+                    failing = nil
+                    logger.notice("\(plan.name): sending to \(plan.destinationText) again")
+                }
+            }
+        }
+    }
+
+    private func failed(_ error: SystemCallError) {
+        status.sendErrors += 1
+        status.lastError = error.description
+        guard failing != error.code else { return }
+        failing = error.code
+        logger.warning("\(plan.name): \(error) (counted; the show goes on; logged again only if the error changes)")
+    }
+}

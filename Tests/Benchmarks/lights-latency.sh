@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# Benchmark: network lights (DESIGN.md §11, issue 15), all on 127.0.0.1 with a DDP receiver written here
+# (WLED has no Debian package). It drives the real executable through its hidden `lightshow lights measure`,
+# which feeds numbered frames (bass level (i mod 255 + 1)/255) to the configured outputs at a steady rate and
+# prints when it handed each one over (CLOCK_MONOTONIC, the clock Python's time.monotonic_ns reads too).
+#   1. frame → packet latency: DDP fixtures (white bass, gamma 1) at 60 fps fed at 60 fps; each frame matched to
+#      the first packet carrying its value. Median and p99. This is the lights' own share of the audio → light
+#      path; the audio onset → frame part is the engine's, measured with the terminal path once the daemon
+#      feeds the lights (not wired here yet).
+#   2. output rate jitter: a 300-pixel DDP strip at 44 fps fed at 60 fps; p99 interval between frames (PUSH
+#      packets) against the nominal 22.7 ms. Goal: ≤ 1.5× nominal.
+#   3. CPU per output: four 300-pixel strips at 44 fps against no output, same feed, for the same time; the
+#      difference / 4, next to `lightshow analyze --input demo` (live analysis, real-time paced) over as long.
+#      Goal: ≤ 20% of the live analysis cost.
+set -euo pipefail
+
+BIN=${LIGHTSHOW_BIN:-.build/release/lightshow}
+SECONDS_EACH=${SECONDS_EACH:-10}
+[ -x "$BIN" ] || { echo "lights-latency: no executable at $BIN (set LIGHTSHOW_BIN)" >&2; exit 1; }
+here=$(cd "$(dirname "$0")/../.." && pwd)
+"$here/scripts/install-packages.sh" python3
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+python3 - "$BIN" "$work" "$SECONDS_EACH" <<'PY'
+import os, signal, socket, statistics, subprocess, sys, threading, time
+
+binary, work, seconds = sys.argv[1], sys.argv[2], float(sys.argv[3])
+
+class Receiver:
+    """DDP on 127.0.0.1: arrival time, first data byte and PUSH flag of every packet."""
+    def __init__(self):
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.settimeout(0.2)
+        self.port = self.sock.getsockname()[1]
+        self.packets, self.running = [], True
+        self.thread = threading.Thread(target=self.run, daemon=True)
+        self.thread.start()
+    def run(self):
+        while self.running:
+            try: data = self.sock.recv(65536)
+            except socket.timeout: continue
+            now = time.monotonic_ns()
+            if len(data) >= 11 and data[0] & 0xC0 == 0x40:
+                self.packets.append((now, data[10], bool(data[0] & 1), int.from_bytes(data[4:8], "big")))
+    def stop(self):
+        self.running = False
+        self.thread.join()
+        self.sock.close()
+
+def config(name, outputs):
+    path = os.path.join(work, name)
+    with open(path, "w") as f:
+        f.write('[bands.bass]\ncolor = "#FFFFFF"\n')
+        for entry in outputs:
+            f.write("\n[[lights]]\n" + "".join(f"{k} = {v}\n" for k, v in entry.items()))
+    return path
+
+def measure(config_path, fps=60):
+    """Runs `lights measure`; its frame lines and the CPU seconds it used (wait4's rusage)."""
+    p = subprocess.Popen([binary, "lights", "measure", "--config", config_path, "--fps", str(fps), "--seconds", str(seconds)],
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    out = p.stdout.read().decode()
+    _, status, usage = os.wait4(p.pid, 0)
+    if status != 0: sys.exit(f"lights-latency: lights measure failed with status {status}")
+    frames = [tuple(map(int, line.split())) for line in out.splitlines() if line and not line.startswith("#")]
+    return frames, usage.ru_utime + usage.ru_stime
+
+def percentile(values, p):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+def ddp(port, **extra):
+    entry = {"protocol": '"ddp"', "address": '"127.0.0.1"', "port": port, "gamma": 1}
+    entry.update(extra)
+    return entry
+
+# 1. Latency.
+receiver = Receiver()
+frames, _ = measure(config("latency.toml", [ddp(receiver.port, layout='"fixtures"', fps=60)]))
+time.sleep(0.3)
+receiver.stop()
+latencies, cursor = [], 0
+packets = [p for p in receiver.packets if p[3] == 0]
+for index, sent in frames:
+    value = index % 255 + 1
+    while cursor < len(packets) and packets[cursor][0] < sent: cursor += 1
+    for arrival, first, push, offset in packets[cursor:cursor + 5]:
+        if first == value:
+            latencies.append((arrival - sent) / 1e6)
+            break
+print(f"lights-latency: all on 127.0.0.1, {seconds:g} s a run, {binary}")
+print(f"  frame → DDP packet latency (60 fps fed at 60 fps): {len(latencies)}/{len(frames)} frames matched")
+if latencies:
+    print(f"    median {statistics.median(latencies):.3f} ms   p99 {percentile(latencies, 99):.3f} ms   max {max(latencies):.3f} ms")
+print("    terminal path side by side: n/a until the daemon feeds the lights (then: audio onset → packet vs → frame)")
+
+# 2. Jitter at 44 fps.
+receiver = Receiver()
+measure(config("jitter.toml", [ddp(receiver.port, pixels=300, fps=44)]))
+time.sleep(0.3)
+receiver.stop()
+pushes = [p[0] for p in receiver.packets if p[2]]
+intervals = [(b - a) / 1e6 for a, b in zip(pushes, pushes[1:])]
+nominal = 1000 / 44
+if intervals:
+    p99 = percentile(intervals, 99)
+    verdict = "met" if p99 <= 1.5 * nominal else "MISSED"
+    print(f"  output rate at 44 fps (300-pixel strip, fed at 60 fps): {len(pushes)} frames in {seconds:g} s")
+    print(f"    interval median {statistics.median(intervals):.2f} ms   p99 {p99:.2f} ms   max {max(intervals):.2f} ms"
+          f"   nominal {nominal:.2f} ms   (goal p99 ≤ {1.5 * nominal:.1f} ms: {verdict})")
+
+# 3. CPU per output.
+receiver = Receiver()
+_, idle_cpu = measure(config("none.toml", []))
+_, busy_cpu = measure(config("four.toml", [ddp(receiver.port, pixels=300, fps=44, start=1 + 300 * n) for n in range(4)]))
+receiver.stop()
+analyze = subprocess.Popen([binary, "analyze", "--input", "demo", "--fps", "60", "--format", "ascii"],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+time.sleep(seconds)
+analyze.send_signal(signal.SIGINT)
+_, _, usage = os.wait4(analyze.pid, 0)
+analysis_cpu = usage.ru_utime + usage.ru_stime
+per_output = max(0.0, busy_cpu - idle_cpu) / 4
+share = per_output / analysis_cpu if analysis_cpu > 0 else float("nan")
+print(f"  CPU per output (300-pixel strip at 44 fps, 4 outputs vs none, {len(receiver.packets)} packets received):")
+print(f"    {per_output / seconds * 100:.3f}% of a core ({per_output * 1000 / seconds:.2f} ms/s); live analysis "
+      f"{analysis_cpu / seconds * 100:.2f}% of a core; ratio {share:.3f} (goal ≤ 0.20: {'met' if share <= 0.2 else 'MISSED'})")
+PY
