@@ -113,7 +113,7 @@ let package = Package(
         ),
 
         // Helpers shared by the test targets: signal generators, temp dirs, running the real executable.
-        .target(name: "TestSupport", dependencies: ["LightShowCore", "CPNG"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["LightShowCore", "LightShowSystem", "CPNG"], path: "Tests/TestSupport"),
         .testTarget(name: "LightShowCoreTests", dependencies: ["LightShowCore", "TestSupport"]),
         .testTarget(name: "LightShowConfigTests", dependencies: ["LightShowConfig", "TestSupport"]),
         .testTarget(name: "LightShowAnalysisTests", dependencies: ["LightShowAnalysis", "TestSupport"]),

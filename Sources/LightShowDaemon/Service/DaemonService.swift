@@ -1,8 +1,9 @@
 public import LightShowCore
 public import LightShowControl
-public import LightShowEngine
+import LightShowEngine
 import LightShowConfig
 import LightShowAudio
+import LightShowLights
 public import Logging
 public import ServiceLifecycle
 import Synchronization
@@ -18,6 +19,8 @@ public final class DaemonService: Service, Sendable {
     let notifier: SystemdNotifier
     let framesPerSecond: Double
     let logger: Logger
+    /// The network lights: a sink of every engine the daemon runs, kept across input restarts and reloads.
+    let lights: LightsOutputs
     /// One reload at a time: SIGHUP and `ctl reload` may race.
     private let reloading = Mutex(())
     private let connectionCounts = Mutex<(@Sendable () -> (clients: Int, subscribers: Int))?>(nil)
@@ -36,6 +39,10 @@ public final class DaemonService: Service, Sendable {
         self.configurationSource = configurationSource
         socketPath = try ControlSocketPath.resolve(configured: configuration.control.socket, environment: environment)
         state = DaemonState(configuration: configuration)
+        lights = try LightsOutputs(
+            settings: configuration.lights, bands: configuration.bands, background: configuration.background,
+            stateDirectory: LightsStateDirectory.path(environment: environment), logger: Logger(label: "lightshow.lights")
+        )
         notifier = SystemdNotifier(environment: environment)
         self.framesPerSecond = framesPerSecond
         self.logger = logger
@@ -64,7 +71,11 @@ public final class DaemonService: Service, Sendable {
             state.record(frame)
             server.publishFrame(ShowFrameEvent.encode(frame))
         }
-        let supervisor = CaptureSupervisor(state: state, framesPerSecond: framesPerSecond, logger: logger, sinks: [subscribers])
+        let supervisor = CaptureSupervisor(
+            state: state, framesPerSecond: framesPerSecond, logger: logger, sinks: [subscribers, lights]
+        )
+        // At shutdown the lights go black and sACN receivers are told the stream ended.
+        defer { lights.shutdown() }
         let hangups = await UnixSignalsSequence(trapping: .sighup)
         await withDiscardingTaskGroup { group in
             group.addTask { [self] in
@@ -115,7 +126,8 @@ public final class DaemonService: Service, Sendable {
             bands: configuration.bands,
             clients: counts.clients,
             subscribers: counts.subscribers,
-            configFile: configurationSource.file
+            configFile: configurationSource.file,
+            lights: lights.status
         )
     }
 
@@ -141,6 +153,13 @@ public final class DaemonService: Service, Sendable {
                 return .failure(error.description)
             }
             for warning in warnings { logger.warning("\(warning)") }
+            // Lights first: they may look host names up; if they can't take the new entries, nothing changes.
+            do throws(LightShowError) {
+                try lights.reconfigure(new)
+            } catch {
+                logger.error("reload (\(caller)) failed; keeping the running configuration: \(error.message)")
+                return .failure(error.message)
+            }
             let old = state.replaceConfiguration(with: new)
             publishScene(new)
             let restart = new.input != old.input || new.mpd != old.mpd

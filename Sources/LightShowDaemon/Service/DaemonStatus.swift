@@ -2,6 +2,7 @@ public import LightShowAudio
 public import LightShowCore
 public import LightShowControl
 public import LightShowEngine
+public import LightShowLights
 
 /// A snapshot of the daemon for `ctl status` and systemd's `STATUS=` line.
 public struct DaemonStatus: Sendable {
@@ -17,6 +18,8 @@ public struct DaemonStatus: Sendable {
     public var clients: Int
     public var subscribers: Int
     public var configFile: String?
+    /// Each network light output: destination, packets sent, the last error.
+    public var lights: [LightOutputStatus] = []
 
     /// One line for `systemctl status`: device, rate, state, xruns, subscribers.
     public var statusLine: String {
@@ -25,8 +28,9 @@ public struct DaemonStatus: Sendable {
         }
         let state = show?.state.rawValue ?? PlaybackState.stopped.rawValue
         let plural = subscribers == 1 ? "" : "s"
+        let lightsSummary = LightOutputStatus.summary(lights)
         return "\(input) at \(sampleRate) Hz, \(state), \(capture.overruns) xruns, \(capture.recoveries) recoveries, "
-            + "\(subscribers) subscriber\(plural)"
+            + "\(subscribers) subscriber\(plural)" + (lightsSummary.isEmpty ? "" : "; \(lightsSummary)")
     }
 
     /// The `status` reply.
@@ -64,6 +68,16 @@ public struct DaemonStatus: Sendable {
             ]
         }
         result["bands"] = .object(bandsObject)
+        result["lights"] = .array(lights.map { light in
+            [
+                "name": .string(light.name),
+                "destination": .string(light.destination),
+                "packets": .number(Double(light.packetsSent)),
+                "errors": .number(Double(light.sendErrors)),
+                "last_error": light.lastError.map { .string($0) } ?? .null,
+                "sending": .bool(light.isSending),
+            ]
+        })
         return .object(result)
     }
 }

@@ -8,7 +8,7 @@ public import Logging
 /// Playback drives the lights: playing shows live levels, paused the held dimmed ones (the frame carries
 /// both), and a stop follows the fade to black, then ends each stream (sACN: three stream-terminated packets)
 /// and sends nothing until the show plays again.
-public final class LightsOutputs: Sendable {
+public final class LightsOutputs: ShowSink {
     private let inbox: Locked<LightsInbox>
     private let wake: WakeSignal
     /// Readable once the sender thread has finished.

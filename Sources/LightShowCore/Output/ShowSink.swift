@@ -1,5 +1,3 @@
-public import LightShowCore
-
 /// An output of the show: the `analyze` writer, the terminal viewer, the PNG recorder, control-socket
 /// subscribers, network lights. Every sink gets the same frames from the same engine, so a change to the state
 /// machine, the fade or the levels reaches all of them at once.
@@ -20,18 +18,4 @@ public protocol ShowSink: AnyObject, Sendable {
 extension ShowSink {
     public func audio(_ block: SampleBlock) throws {}
     public func framesDone() {}
-}
-
-/// A sink made of closures, for outputs that are a line of code (the daemon's status keeping, tests).
-public final class FrameHandler: ShowSink {
-    private let onFrame: @Sendable (ShowFrame) throws -> Void
-    private let onDone: @Sendable () -> Void
-
-    public init(_ onFrame: @escaping @Sendable (ShowFrame) throws -> Void, framesDone: @escaping @Sendable () -> Void = {}) {
-        self.onFrame = onFrame
-        onDone = framesDone
-    }
-
-    public func show(_ frame: ShowFrame) throws { try onFrame(frame) }
-    public func framesDone() { onDone() }
 }

@@ -4,18 +4,18 @@ import LightShowSystem
 
 /// A UDP socket on 127.0.0.1 (a port the kernel picks) that collects datagrams with their arrival time:
 /// the DDP receiver the tests read, since WLED has no Debian package.
-final class UDPReceiver: @unchecked Sendable {
-    struct Datagram: Sendable {
-        var bytes: [UInt8]
+public final class UDPReceiver: @unchecked Sendable {
+    public struct Datagram: Sendable {
+        public var bytes: [UInt8]
         /// CLOCK_MONOTONIC nanoseconds at arrival.
-        var time: UInt64
+        public var time: UInt64
     }
 
-    let port: Int
+    public let port: Int
     private let socket: UDPSocket
     private var received: [Datagram] = []
 
-    init() throws {
+    public init() throws {
         socket = try UDPSocket(family: AF_INET)
         try socket.bind(to: InternetAddress(ipv4: "127.0.0.1", port: 0)!)
         port = Int(try socket.localAddress().description.split(separator: ":").last.flatMap { Int($0) } ?? 0)
@@ -23,7 +23,7 @@ final class UDPReceiver: @unchecked Sendable {
 
     /// Every datagram so far, once `condition` holds for them or `timeout` seconds pass.
     @discardableResult
-    func collect(timeout: Double, until condition: ([Datagram]) -> Bool = { _ in false }) -> [Datagram] {
+    public func collect(timeout: Double, until condition: ([Datagram]) -> Bool = { _ in false }) -> [Datagram] {
         let deadline = MonotonicClock.now() + UInt64(timeout * 1e9)
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {
@@ -39,22 +39,22 @@ final class UDPReceiver: @unchecked Sendable {
     }
 
     /// Forgets what arrived so far.
-    func reset() {
+    public func reset() {
         received.removeAll()
     }
 }
 
 /// A parsed DDP packet: the header fields and the data they describe.
-struct DDPDatagram: Equatable {
-    var push: Bool
-    var sequence: UInt8
-    var dataType: UInt8
-    var destination: UInt8
-    var offset: Int
-    var data: [UInt8]
+public struct DDPDatagram: Equatable {
+    public var push: Bool
+    public var sequence: UInt8
+    public var dataType: UInt8
+    public var destination: UInt8
+    public var offset: Int
+    public var data: [UInt8]
 
     /// Nil unless the header is version 1 and its length matches the data that follows.
-    init?(_ bytes: [UInt8]) {
+    public init?(_ bytes: [UInt8]) {
         guard bytes.count >= 10, bytes[0] & 0xC0 == 0x40 else { return nil }
         let length = Int(bytes[8]) << 8 | Int(bytes[9])
         guard bytes.count == 10 + length else { return nil }
@@ -68,7 +68,7 @@ struct DDPDatagram: Equatable {
 }
 
 /// DDP frames (packets up to and including one with PUSH), each put together as the controller's buffer would be.
-func ddpFrames(_ datagrams: [UDPReceiver.Datagram]) -> [(pixels: [Int: [UInt8]], sequence: UInt8, packets: Int, time: UInt64)] {
+public func ddpFrames(_ datagrams: [UDPReceiver.Datagram]) -> [(pixels: [Int: [UInt8]], sequence: UInt8, packets: Int, time: UInt64)] {
     var frames: [(pixels: [Int: [UInt8]], sequence: UInt8, packets: Int, time: UInt64)] = []
     var pixels: [Int: [UInt8]] = [:]
     var packets = 0
