@@ -14,7 +14,9 @@ struct PulseCaptureLoop: Sendable {
     /// Quiet time after a server event before resolving again: changes come in bursts, "No such entity" is
     /// transient, and pipewire-pulse briefly makes `auto_null` the default after a restart.
     static let debounce: UInt64 = 150_000_000
-    /// No audio for this long (an idle sink, a lost server): silence is filled in so the show fades to idle.
+    /// No stream and no audio for this long (a lost server, nothing to record): silence is filled in so the show
+    /// fades to idle. A connected stream is trusted to deliver: some sources send in bursts (PulseAudio's sine
+    /// source every 2 s), and filling their gaps would stretch the audio timeline.
     static let silenceAfter: UInt64 = 100_000_000
     static let fillStep: UInt64 = 20_000_000
     /// Longest wait between checks that the consumer is still there.
@@ -88,7 +90,8 @@ struct PulseCaptureLoop: Sendable {
     mutating func step(until deadline: UInt64?) {
         let now = MonotonicClock.now()
         var wakeAt = now + Self.cancelCheck
-        for candidate in [deadline, resolveAt, reconnectAt, sink == nil ? nil : max(nextFill, lastAudioAt + Self.silenceAfter)] {
+        let fillAt = sink == nil || stream != nil ? nil : max(nextFill, lastAudioAt + Self.silenceAfter)
+        for candidate in [deadline, resolveAt, reconnectAt, fillAt] {
             if let candidate { wakeAt = min(wakeAt, candidate) }
         }
         var descriptor = pollfd(fd: inbox.wake.readFD, events: Int16(POLLIN), revents: 0)
@@ -135,7 +138,7 @@ struct PulseCaptureLoop: Sendable {
             captureTime = audio.arrivedAt
             lastAudioAt = audio.arrivedAt
             recorder.progressed(frames: samples.count / channels, at: now)
-        } else if now >= lastAudioAt + Self.silenceAfter, now >= nextFill {
+        } else if stream == nil, now >= lastAudioAt + Self.silenceAfter, now >= nextFill {
             nextFill = max(nextFill + Self.fillStep, now - Self.fillStep)
             samples = [Float](repeating: 0, count: sampleRate / 50 * channels)
             captureTime = now
