@@ -3,6 +3,7 @@ import LightShowAnalysis
 import LightShowAudio
 import LightShowCore
 import LightShowDaemon
+import LightShowNowPlaying
 import LightShowTerminal
 import Logging
 
@@ -15,11 +16,14 @@ final class EngineShowFeed: ShowFeed {
     private let tunedBands = Locked<BandsSettings?>(nil)
     let frames = FrameAnnouncer()
 
-    init(source: any AudioSource, configuration: Configuration, framesPerSecond: Double) {
+    /// - Parameter player: the now-playing source (MPD, MPRIS) whose state, title and controls the viewer shows.
+    init(source: any AudioSource, configuration: Configuration, framesPerSecond: Double, player: (any NowPlayingSource)?) {
         let tunedBands = tunedBands
         // The terminal is the screen: log lines on stderr would tear through the picture.
         let quiet = Logger(label: "lightshow.watch") { _ in SwiftLogNoOpLogHandler() }
-        engine = ShowEngine(source: source, configuration: configuration, framesPerSecond: framesPerSecond, logger: quiet) {
+        engine = ShowEngine(
+            source: source, configuration: configuration, framesPerSecond: framesPerSecond, player: player, logger: quiet
+        ) {
             TunableAnalyzer(
                 LevelAnalyzer(
                     settings: configuration.analysis, bands: configuration.bands,

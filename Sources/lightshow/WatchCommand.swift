@@ -3,6 +3,7 @@ import ArgumentParser
 import LightShowAudio
 import LightShowCore
 import LightShowDaemon
+import LightShowNowPlaying
 import LightShowRender
 import LightShowTerminal
 
@@ -98,7 +99,9 @@ struct WatchCommand: AsyncParsableCommand {
             pipeline = Task {}
         } else {
             let source = try openSource(configuration)
-            let local = EngineShowFeed(source: source, configuration: configuration, framesPerSecond: fps)
+            let local = EngineShowFeed(
+                source: source, configuration: configuration, framesPerSecond: fps,
+                player: try NowPlayingSources.make(configuration))
             feed = local
             pipeline = Task {
                 do {
