@@ -30,6 +30,8 @@ extension PulseCaptureLoop {
         case .unresolved(let reason, let noSuchEntity):
             resolving = nil
             lastUnresolved = reason
+            // Waiting by itself, like a lost device: the daemon's watchdog must not restart it for that.
+            if stream == nil { recorder.update { $0.state = .lost } }
             if explicitSource != nil, noSuchEntity { unknownSource = true }
             if !unresolvedAnnounced, sink != nil {
                 logger.warning("\(spec): nothing to record yet (\(reason)); waiting for it")
@@ -43,6 +45,7 @@ extension PulseCaptureLoop {
         case .streamFailed(let id, let reason):
             guard let lost = stream, id == lost.id else { return }
             stream = nil
+            recorder.update { $0.state = .lost }
             logger.warning("\(spec): \(SafeText.sanitized(lost.source, limit: 200)) went away (\(reason)); looking for what to record")
             resolveAt = now + Self.debounce
         case .listed:

@@ -48,6 +48,7 @@ public final class PulseCaptureSource: AudioSource {
             }
             logger.warning("\(spec): no sound server yet (\(reason)); waiting for one")
             if loop.serverLost == nil { loop.serverLost = reason }
+            recorder.update { $0.state = .lost }
         } else if let reason = loop.lastUnresolved {
             logger.warning("\(spec): nothing to record yet (\(reason)); waiting for it")
             loop.unresolvedAnnounced = true

@@ -136,7 +136,7 @@ public final class DaemonService: Service, Sendable {
             }
             for warning in warnings { logger.warning("\(warning)") }
             let old = state.replaceConfiguration(with: new)
-            let restart = new.input != old.input || new.mpd != old.mpd
+            let restart = new.input != old.input || new.mpd != old.mpd || new.player != old.player || new.mpris != old.mpris
             if restart {
                 state.restartCapture()
             } else {
