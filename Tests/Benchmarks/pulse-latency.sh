@@ -41,33 +41,14 @@ for _ in $(seq 100); do pactl info >/dev/null 2>&1 && break; sleep 0.1; done
 server_pid=$(pgrep -f -- "-F $work/test.pa" | head -1)
 write_cava_pulse_config "$work/cava.conf" speakers.monitor /dev/stdout
 
-python3 - "$BIN" "$work" "$ROUNDS" <<'PY'
-import array, math, os, signal, statistics, subprocess, sys, threading, time
+python3 - "$BIN" "$work" "$ROUNDS" "$here/Tests/Benchmarks/lib" <<'PY'
+import os, signal, subprocess, sys, time
+sys.path.insert(0, sys.argv[4])
+from bursts import BANDS, header, paced_write, read_lines, row, signal as burst_signal
 
 binary, work, rounds = sys.argv[1], sys.argv[2], int(sys.argv[3])
-RATE, CHUNK = 44100, 441
-PREROLL, BURST, GAP, TAIL = 3.0, 0.4, 1.2, 1.0
-BANDS = [("bass", 100.0), ("mid", 1000.0), ("treble", 6000.0)]
-
-frames, bursts = array.array("h"), []
-def silence(seconds):
-    frames.extend([0] * (2 * int(seconds * RATE)))
-def tone(frequency, seconds):
-    count, fade = int(seconds * RATE), int(0.005 * RATE)
-    for n in range(count):
-        gain = min(1.0, n / fade, (count - n) / fade)
-        value = int(0.5 * 32767 * gain * math.sin(2 * math.pi * frequency * n / RATE))
-        frames.extend((value, value))
-silence(PREROLL)
-for _ in range(rounds):
-    for index, (_, frequency) in enumerate(BANDS):
-        bursts.append((index, len(frames) // 2))
-        tone(frequency, BURST)
-        silence(GAP)
-silence(TAIL)
-total_frames = len(frames) // 2
-audio_seconds = total_frames / RATE
-payload = frames.tobytes()
+payload, bursts, total_frames = burst_signal(rounds, preroll=3.0)
+audio_seconds = total_frames / 44100
 
 def start(command):
     return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
@@ -77,29 +58,15 @@ tools = {
     "alsa:pulse": start(analyze + ["alsa:pulse"]),
     "cava pulse": start(["cava", "-p", f"{work}/cava.conf"]),
 }
-lines = {name: [] for name in tools}
-def reader(name, stream):
-    for raw in stream:
-        stamp = time.monotonic()
-        values = [int(v) for v in raw.decode(errors="replace").strip().split(";") if v.strip().isdigit()]
-        if len(values) == 3:
-            lines[name].append((stamp, values))
-threads = [threading.Thread(target=reader, args=(n, p.stdout), daemon=True) for n, p in tools.items()]
-for t in threads: t.start()
+lines, threads = read_lines(tools)
 time.sleep(1.0)   # every reader connected before the first sound (the preroll is silence anyway)
 
 player = subprocess.Popen(["pacat", "--playback", "-d", "speakers", "--raw", "--format=s16le", "--rate=44100",
                            "--channels=2", "--latency-msec=10"], stdin=subprocess.PIPE)
-chunk_bytes = CHUNK * 4
-written_at = {}
-origin = time.monotonic()
-for i in range(0, (total_frames + CHUNK - 1) // CHUNK):
-    due = origin + i * CHUNK / RATE
-    delay = due - time.monotonic()
-    if delay > 0: time.sleep(delay)
-    player.stdin.write(payload[i * chunk_bytes:(i + 1) * chunk_bytes])
+def write(_, piece):
+    player.stdin.write(piece)
     player.stdin.flush()
-    written_at[i] = time.monotonic()
+written_at = paced_write(payload, total_frames, write)
 player.stdin.close()
 player.wait()
 
@@ -110,30 +77,11 @@ for name, process in tools.items():
     usage[name] = rusage.ru_utime + rusage.ru_stime
 for t in threads: t.join(timeout=5)
 
-def latencies(name):
-    series, found, misses = lines[name], [], 0
-    for band, onset in bursts:
-        t0 = written_at[onset // CHUNK]
-        before = [v[band] for t, v in series if t0 - 0.3 <= t < t0]
-        during = [(t, v[band]) for t, v in series if t0 <= t <= t0 + BURST + 0.3]
-        base = statistics.median(before) if before else 0
-        peak = max((v for _, v in during), default=base)
-        if peak - base < 50:
-            misses += 1
-            continue
-        half = base + (peak - base) / 2
-        found.append(next(t for t, v in during if v >= half) - t0)
-    return found, misses
-
 print(f"pulse-latency: {audio_seconds:.1f} s of 44.1 kHz s16 stereo through pacat into a PulseAudio null sink, "
       f"{len(bursts)} tone bursts ({', '.join(f'{n} {f:g} Hz' for n, f in BANDS)}), 60 fps ascii")
-print(f"  {'':12} {'lines':>6} {'cpu s/s':>9} {'median ms':>10} {'max ms':>8} {'missed':>7}")
+header(12)
 for name in tools:
-    found, misses = latencies(name)
-    cpu = usage[name] / audio_seconds
-    median = statistics.median(found) * 1000 if found else float("nan")
-    worst = max(found) * 1000 if found else float("nan")
-    print(f"  {name:12} {len(lines[name]):6d} {cpu:9.4f} {median:10.1f} {worst:8.1f} {misses:7d}")
+    row(name, lines[name], usage[name], audio_seconds, bursts, written_at, width=12)
 if not all(lines.values()):
     sys.exit("pulse-latency: a reader printed no frames")
 PY
