@@ -15,6 +15,9 @@ final class MPRISSession {
     private(set) var players: [String: MPRISPlayer] = [:]
     /// Players to read again before the next decision.
     private var dirty: Set<String> = []
+    /// Players that didn't answer in time, left alone until then (monotonic nanoseconds): one that floods change signals
+    /// but never answers would otherwise cost a one-second wait on every turn of the loop.
+    private var mutedUntil: [String: UInt64] = [:]
 
     /// Subscribes first, then lists: a player that appears in between is not missed.
     init(bus: SDBus, signals: MPRISSignals, logger: Logger) throws(SDBusError) {
@@ -45,6 +48,7 @@ final class MPRISSession {
         for signal in queued {
             switch signal {
             case .owner(let name, let owner) where owner.isEmpty:
+                mutedUntil[name] = nil
                 if players.removeValue(forKey: name) != nil { logger.debug("MPRIS player \(SafeText.sanitized(name, limit: 120)) left") }
             case .owner(let name, let owner):
                 appeared(name, owner: owner)
@@ -90,7 +94,11 @@ final class MPRISSession {
     /// Reads a player's properties again (at most a second: a player that hangs is left as it was).
     private func refresh(_ name: String) {
         guard var player = players[name] else { return }
-        do {
+        if let until = mutedUntil[name] {
+            guard MonotonicClock.now() >= until else { return }
+            mutedUntil[name] = nil
+        }
+        do throws(SDBusError) {
             let reply = try bus.call(name, Self.playerPath, "org.freedesktop.DBus.Properties", "GetAll",
                                      [.string(Self.playerInterface)])
             let before = player
@@ -99,6 +107,7 @@ final class MPRISSession {
             players[name] = player
         } catch {
             logger.debug("MPRIS player \(SafeText.sanitized(name, limit: 120)) didn't answer: \(error)")
+            if error.timedOut { mutedUntil[name] = MonotonicClock.now() + 5_000_000_000 }
         }
     }
 }

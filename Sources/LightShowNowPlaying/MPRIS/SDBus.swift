@@ -8,10 +8,16 @@ import Glibc
 /// A failed sd-bus call: what was asked and libsystemd's `-errno` (or the peer's D-Bus error).
 struct SDBusError: Error, CustomStringConvertible {
     var description: String
+    /// The errno (positive) libsystemd returned.
+    var code: Int32
 
     init(_ operation: String, code: Int32) {
-        description = "\(operation): \(String(cString: strerror(code < 0 ? -code : code)))"
+        self.code = code < 0 ? -code : code
+        description = "\(operation): \(String(cString: strerror(self.code)))"
     }
+
+    /// The peer didn't answer in time.
+    var timedOut: Bool { code == ETIMEDOUT }
 
     init(_ operation: String, error: inout sd_bus_error, code: Int32) {
         let peer = error.message.map { SafeText.sanitized(String(cString: $0), limit: 200) }
