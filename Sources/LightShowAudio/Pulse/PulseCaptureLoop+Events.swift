@@ -45,6 +45,7 @@ extension PulseCaptureLoop {
         case .streamFailed(let id, let reason):
             guard let lost = stream, id == lost.id else { return }
             stream = nil
+            splice.cut()
             recorder.update { $0.state = .lost }
             logger.warning("\(spec): \(SafeText.sanitized(lost.source, limit: 200)) went away (\(reason)); looking for what to record")
             resolveAt = now + Self.debounce
@@ -57,6 +58,7 @@ extension PulseCaptureLoop {
     private mutating func record(_ source: String, monitoring sinkName: String?) {
         guard let connection else { return }
         let previous = stream?.source
+        if stream != nil { splice.cut() }
         stream = nil
         streamCount += 1
         do {
@@ -77,6 +79,7 @@ extension PulseCaptureLoop {
 
     /// The context failed: close everything and schedule a reconnect, with one log line per outage.
     private mutating func serverGone(_ reason: String) {
+        if stream != nil { splice.cut() }
         stream = nil
         connection = nil
         contextReady = false

@@ -48,6 +48,8 @@ struct PulseCaptureLoop: Sendable {
     var unknownSource = false
     var sink: BlockSink?
     var stopped = false
+    /// Smooths the joins where one stream replaces another.
+    var splice: StreamSplice
     private var position: Int64 = 0
     private var lastAudioAt = MonotonicClock.now()
     private var nextFill: UInt64 = 0
@@ -61,6 +63,7 @@ struct PulseCaptureLoop: Sendable {
         self.inbox = inbox
         self.recorder = recorder
         self.logger = logger
+        splice = StreamSplice(channels: channels, rampFrames: sampleRate / 200)
     }
 
     /// Runs until the consumer leaves, then closes the stream and the connection.
@@ -134,13 +137,13 @@ struct PulseCaptureLoop: Sendable {
         let samples: [Float]
         let captureTime: UInt64
         if !audio.samples.isEmpty {
-            samples = audio.samples
+            samples = splice.splice(audio.samples)
             captureTime = audio.arrivedAt
             lastAudioAt = audio.arrivedAt
             recorder.progressed(frames: samples.count / channels, at: now)
         } else if stream == nil, now >= lastAudioAt + Self.silenceAfter, now >= nextFill {
             nextFill = max(nextFill + Self.fillStep, now - Self.fillStep)
-            samples = [Float](repeating: 0, count: sampleRate / 50 * channels)
+            samples = splice.splice([Float](repeating: 0, count: sampleRate / 50 * channels))
             captureTime = now
         } else {
             return
