@@ -38,6 +38,24 @@ import TestSupport
         return run.lines.elements[(index + 1)...(index + count)].compactMap(parse)
     }
 
+    /// Runs `switchSink` (a `set-default-sink headphones`) and waits for the 2 kHz to light the treble; expects it
+    /// within half a second and prints the time it took. Returns the first frame of the lit run.
+    static func followSwitch(
+        _ run: RunningLightshow, label: String, _ switchSink: () throws -> Void
+    ) async throws -> (index: Int, time: ContinuousClock.Instant) {
+        let before = run.lines.all.count - 1
+        let switched = ContinuousClock.now
+        try switchSink()
+        // The first frame of a run of 20 (0.4 s) with the treble lit: a lone lit frame could be the click of the
+        // server moving streams about.
+        try await waitFor("treble lit for 0.4 s", timeout: 5) { litRun(run, after: before, length: 20) != nil }
+        let treble = try #require(litRun(run, after: before, length: 20))
+        let follow = treble.time - switched
+        print("\(label) follow latency after set-default-sink: \(follow)")
+        #expect(follow < .milliseconds(500))
+        return treble
+    }
+
     /// The arrival of the first of `length` consecutive frames after `index` with the treble lit.
     static func litRun(_ run: RunningLightshow, after index: Int, length: Int) -> (index: Int, time: ContinuousClock.Instant)? {
         let all = run.lines.all
@@ -62,22 +80,13 @@ import TestSupport
 
         // What plays on speakers (1 kHz), never the 440 Hz microphone.
         let lit = try await run.lines.first("mid lit", timeout: 20) { Self.parse($0).map { $0.mid > 0.8 } ?? false }
-        let steady = try await Self.frames(run, after: lit.index + 25, seconds: 1)
+        let steady = try await Self.frames(run, after: lit.index + 50, seconds: 1)
         #expect(steady.allSatisfy { $0.mid > 0.8 && $0.bass < 0.05 && $0.treble < 0.05 }, "\(steady.prefix(3))")
         #expect(run.stderr.contains("recording speakers.monitor"), "\(run.stderr)")
 
         // Headphones plugged in: their 2 kHz shows within half a second. (PulseAudio also moves the 1 kHz stream
         // of the old default over, so mid stays lit.)
-        let before = run.lines.all.count - 1
-        let switched = ContinuousClock.now
-        try server.pactl("set-default-sink", "headphones")
-        // The first frame of a run of 20 (0.4 s) with the treble lit: a lone lit frame could be the click of the
-        // server moving streams about.
-        try await waitFor("treble lit for 0.4 s", timeout: 5) { Self.litRun(run, after: before, length: 20) != nil }
-        let treble = try #require(Self.litRun(run, after: before, length: 20))
-        let follow = treble.time - switched
-        print("pulse follow latency after set-default-sink: \(follow)")
-        #expect(follow < .milliseconds(500))
+        let treble = try await Self.followSwitch(run, label: "pulse") { try server.pactl("set-default-sink", "headphones") }
         // Once the cut between the two streams has passed, still no microphone.
         let afterSwitch = try await Self.frames(run, after: treble.index + 50, seconds: 1)
         #expect(afterSwitch.allSatisfy { $0.treble > 0.8 && $0.bass < 0.05 }, "\(afterSwitch.prefix(3))")
@@ -117,7 +126,7 @@ import TestSupport
         let run = try Self.analyze(server, input: "pulse:headphones.monitor")
         defer { run.stop() }
         let lit = try await run.lines.first("treble lit", timeout: 20) { Self.parse($0).map { $0.treble > 0.8 } ?? false }
-        let steady = try await Self.frames(run, after: lit.index + 25, seconds: 1)
+        let steady = try await Self.frames(run, after: lit.index + 50, seconds: 1)
         #expect(steady.allSatisfy { $0.treble > 0.8 && $0.mid < 0.05 && $0.bass < 0.05 }, "\(steady.prefix(3))")
 
         let unknown = try await LightshowProcess.runDetached(

@@ -12,6 +12,19 @@ import TestSupport
         if let bus { setenv("DBUS_SESSION_BUS_ADDRESS", bus.address, 1) } else { unsetenv("DBUS_SESSION_BUS_ADDRESS") }
     }
 
+    /// A client following the players of `bus` (this process pointed at it), with its events recorded.
+    static func follow(_ bus: SessionBus) throws -> (MPRISClient, StreamRecorder<NowPlayingEvent>) {
+        use(bus)
+        let client = try MPRISClient()
+        client.start()
+        return (client, StreamRecorder(client.events))
+    }
+
+    /// Two tagged tones, `First Tone` and `Second Tone`.
+    static func twoTones(in directory: TemporaryDirectory) throws -> (String, String) {
+        (try SessionBus.taggedTone(in: directory, title: "First Tone"), try SessionBus.taggedTone(in: directory, title: "Second Tone"))
+    }
+
     static func playing(_ state: PlaybackState, title: String? = nil) -> (NowPlayingEvent) -> Bool {
         { event in
             guard case .status(let status) = event else { return false }
@@ -54,15 +67,10 @@ import TestSupport
 
     @Test func followsMetadataChanges() async throws {
         let bus = try SessionBus()
-        Self.use(bus)
-        defer { Self.use(nil) }
+        let (client, events) = try Self.follow(bus)
+        defer { client.stop(); Self.use(nil) }
         let directory = try TemporaryDirectory()
-        let first = try SessionBus.taggedTone(in: directory, title: "First Tone")
-        let second = try SessionBus.taggedTone(in: directory, title: "Second Tone")
-        let client = try MPRISClient()
-        client.start()
-        defer { client.stop() }
-        let events = StreamRecorder(client.events)
+        let (first, second) = try Self.twoTones(in: directory)
         // mpv plays its files in order: `first` (given before the file argument), then `second`.
         try bus.startMPV(second, arguments: ["--loop-file=no", first])
         let seen = try await events.first("first", where: Self.playing(.playing, title: "First Tone"))
@@ -72,15 +80,10 @@ import TestSupport
 
     @Test func thePlayingOneWinsAndAPinnedNameIsKept() async throws {
         let bus = try SessionBus()
-        Self.use(bus)
-        defer { Self.use(nil) }
+        let (client, events) = try Self.follow(bus)
+        defer { client.stop(); Self.use(nil) }
         let directory = try TemporaryDirectory()
-        let first = try SessionBus.taggedTone(in: directory, title: "First Tone")
-        let second = try SessionBus.taggedTone(in: directory, title: "Second Tone")
-        let client = try MPRISClient()
-        client.start()
-        defer { client.stop() }
-        let events = StreamRecorder(client.events)
+        let (first, second) = try Self.twoTones(in: directory)
 
         try bus.startMPV(first)
         var seen = try await events.first("first plays", where: Self.playing(.playing, title: "First Tone"))
