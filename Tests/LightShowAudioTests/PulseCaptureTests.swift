@@ -9,16 +9,13 @@ import Glibc
 #endif
 
 /// The PulseAudio source itself against a real server: what it delivers, and how fast it stops.
-/// Serialized because libpulse reads the server's address from this process's environment.
-@Suite(.serialized, .tags(.pulseAudio)) struct PulseCaptureTests {
+/// The server's address is passed in, not set in this process's environment, which other suites read.
+@Suite(.tags(.pulseAudio)) struct PulseCaptureTests {
     @Test func deliversFloatStereoAndStopsWithin100Milliseconds() async throws {
         let server = try PulseAudioServer.desktop()
         try await server.start()
         defer { server.stop() }
-        for (key, value) in server.clientEnvironment { setenv(key, value, 1) }
-        defer { for key in server.clientEnvironment.keys { unsetenv(key) } }
-
-        let source = try AudioSources.open(.pulse(source: nil))
+        let source = try PulseCaptureSource(source: nil, server: "unix:\(server.socketPath)")
         #expect(source.sampleRate == 48_000 && source.channels == 2 && source.isLive)
         let collector = BlockCollector(source)
         #expect(await collector.waitForFrames(48_000, seconds: 20))

@@ -24,6 +24,8 @@ struct PulseCaptureLoop: Sendable {
 
     let spec: InputSpec
     let explicitSource: String?
+    /// The server's address; nil = libpulse's default.
+    var server: String?
     let sampleRate: Int
     let channels: Int
     let inbox: PulseInbox
@@ -108,7 +110,7 @@ struct PulseCaptureLoop: Sendable {
     mutating func connect() {
         contextReady = false
         do {
-            connection = try PulseConnection(inbox: inbox)
+            connection = try PulseConnection(inbox: inbox, server: server)
         } catch {
             handle(.failed(error.message))
         }

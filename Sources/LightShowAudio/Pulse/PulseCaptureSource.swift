@@ -21,7 +21,9 @@ public final class PulseCaptureSource: AudioSource {
     /// Connects and finds what to record now, so an unknown source fails at start (exit 66).
     /// - Parameter waitsForServer: true (the daemon) waits for a server that isn't there yet; false (`analyze`,
     ///   `watch`, `record`) fails at once (exit 74), since the user is there to start one or pick another input.
-    public init(source: String?, waitsForServer: Bool = false) throws(LightShowError) {
+    /// - Parameter server: the server's address (`unix:/path`); nil = libpulse's default (`PULSE_SERVER`, else the
+    ///   session's own server).
+    public init(source: String?, waitsForServer: Bool = false, server: String? = nil) throws(LightShowError) {
         let spec = InputSpec.pulse(source: source)
         let logger = Logger(label: "lightshow.capture")
         let inbox: PulseInbox
@@ -32,6 +34,7 @@ public final class PulseCaptureSource: AudioSource {
         }
         var loop = PulseCaptureLoop(spec: spec, explicitSource: source, sampleRate: sampleRate, channels: channels,
                                     inbox: inbox, recorder: recorder, logger: logger)
+        loop.server = server
         loop.connect()
         loop.settle(within: 3)
         if loop.unknownSource {

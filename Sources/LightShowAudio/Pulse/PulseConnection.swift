@@ -13,7 +13,8 @@ final class PulseConnection: @unchecked Sendable {
     private var started = false
 
     /// Creates the context and starts connecting (without autospawning a server); `.ready` or `.failed` follows.
-    init(inbox: PulseInbox) throws(LightShowError) {
+    /// - Parameter server: a server address (`unix:/path`); nil = libpulse's default (`PULSE_SERVER`, the session's).
+    init(inbox: PulseInbox, server: String? = nil) throws(LightShowError) {
         guard let mainloop = pa_threaded_mainloop_new() else {
             throw LightShowError("input pulse: libpulse could not create its mainloop", exitStatus: .ioError)
         }
@@ -46,7 +47,7 @@ final class PulseConnection: @unchecked Sendable {
                     && (facility == PA_SUBSCRIPTION_EVENT_SINK.rawValue || facility == PA_SUBSCRIPTION_EVENT_SOURCE.rawValue))
             if relevant { Unmanaged<PulseInbox>.fromOpaque(userdata).takeUnretainedValue().post(.changed) }
         }, userdata)
-        if pa_context_connect(context, nil, PA_CONTEXT_NOAUTOSPAWN, nil) < 0 {
+        if pa_context_connect(context, server, PA_CONTEXT_NOAUTOSPAWN, nil) < 0 {
             inbox.post(.failed(Self.errorText(context)))
         }
         if pa_threaded_mainloop_start(mainloop) < 0 {
