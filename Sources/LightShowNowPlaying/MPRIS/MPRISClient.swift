@@ -79,8 +79,9 @@ public final class MPRISClient: NowPlayingSource {
         var environment: [String: String] = [:]
         for key in ["DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR"] { environment[key] = getenv(key).map { String(cString: $0) } }
         guard Self.sessionBusPresent(environment) else {
-            // Headless or a system unit: nothing will appear later, so say it once and don't retry.
-            logger.notice("MPRIS: no session bus (DBUS_SESSION_BUS_ADDRESS is unset); desktop players can't be followed, the show goes on")
+            // Headless or a system unit: nothing will appear later, so say it once and don't retry. (`auto` doesn't
+            // even start MPRIS there; this is for a client asked for by name.)
+            logger.warning("MPRIS: no session bus (DBUS_SESSION_BUS_ADDRESS is unset); desktop players can't be followed, the show goes on")
             continuation.finish()
             return
         }
