@@ -31,6 +31,10 @@ let package = Package(
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         // libpng's simplified read API: the tests' independent PNG decoder.
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        // libpulse's asynchronous API: native capture from PulseAudio and pipewire-pulse.
+        .systemLibrary(name: "CPulse", pkgConfig: "libpulse", providers: [.apt(["libpulse-dev"])]),
+        // sd-bus: the session bus, for MPRIS players.
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
 
         // Pure core: maths, models, state machine, layout, scene. No I/O.
         .target(name: "LightShowCore", swiftSettings: strict),
@@ -44,10 +48,10 @@ let package = Package(
         ),
         // FFTW plans and spectrum → band energies → levels.
         .target(name: "LightShowAnalysis", dependencies: ["LightShowCore", "CFFTW"], swiftSettings: strict),
-        // Audio sources: ALSA capture, files, raw PCM fifo/stdin, demo synth.
+        // Audio sources: ALSA and PulseAudio capture, files, raw PCM fifo/stdin, demo synth.
         .target(
             name: "LightShowAudio",
-            dependencies: ["LightShowCore", "LightShowSystem", "CSndfile", "CALSA", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["LightShowCore", "LightShowSystem", "CSndfile", "CALSA", "CPulse", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         // Network light outputs: DDP (WLED), sACN/E1.31 and Art-Net packets, layouts, the paced sender thread.
@@ -64,7 +68,7 @@ let package = Package(
         // Now-playing sources behind one seam: MPD (and desktop players over MPRIS).
         .target(
             name: "LightShowNowPlaying",
-            dependencies: ["LightShowCore", "LightShowSystem", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["LightShowCore", "LightShowSystem", "CSystemd", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         // The show: source → analyser → state machine and now playing → frames → every sink (analyze writer,

@@ -64,8 +64,11 @@ public final class ALSACaptureSource: AudioSource {
         let loop = ALSACaptureLoop(
             spec: spec, device: handle, parameters: parameters, sink: sink, recorder: recorder,
             stallRequest: stallRequest, logger: Logger(label: "lightshow.capture"))
+        // The thread takes the loop out of the box: a copy captured by the closure would keep the first device
+        // open for as long as the thread runs, even after the loop closed it on a loss.
+        let pending = Locked<ALSACaptureLoop?>(loop)
         try DedicatedThread.start(name: "ls-alsa") {
-            var running = loop
+            guard var running = pending.withLock({ value in defer { value = nil }; return value }) else { return }
             running.run()
         }
     }

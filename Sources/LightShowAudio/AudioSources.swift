@@ -14,12 +14,15 @@ public enum Pacing: Sendable, Equatable {
 public enum AudioSources {
     /// - Parameter pcmFormat: layout of raw PCM for `fifo:` and `stdin`.
     /// - Parameter duration: for the demo, seconds to produce before finishing (nil = endless).
+    /// - Parameter waitsForServer: for `pulse`, wait for a sound server that isn't there yet (the daemon) rather
+    ///   than fail (exit 74).
     /// - Throws: a `UserFacingError` (exit 66 for a missing input, 65 for undecodable data, 74 for a device that can't open).
     public static func open(
         _ spec: InputSpec,
         pcmFormat: PCMFormat = .mpdDefault,
         pacing: Pacing = .natural,
-        duration: Double? = nil
+        duration: Double? = nil,
+        waitsForServer: Bool = false
     ) throws -> any AudioSource {
         switch spec {
         case .file(let path):
@@ -32,6 +35,8 @@ public enum AudioSources {
             return try DemoSource(realtime: pacing != .offline, duration: duration)
         case .alsa(let device):
             return try ALSACaptureSource(device: device)
+        case .pulse(let source):
+            return try PulseCaptureSource(source: source, waitsForServer: waitsForServer)
         }
     }
 }

@@ -11,7 +11,9 @@ public enum ConfigurationLoader {
         BackgroundSection.self,
         SceneSection.self,
         PlaybackSection.self,
+        PlayerSection.self,
         MPDSection.self,
+        MPRISSection.self,
         ControlSection.self,
         LightsSection.self,
     ]

@@ -15,7 +15,7 @@ struct NowPlaying {
         defaultTitle = spec.defaultTitle
         switch spec {
         case .file, .demo: inputTimeIsElapsed = true
-        case .alsa, .fifo, .stdin: inputTimeIsElapsed = false
+        case .alsa, .pulse, .fifo, .stdin: inputTimeIsElapsed = false
         }
     }
 

@@ -41,7 +41,8 @@ struct DaemonCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingUserErrors {
-            var source = DaemonConfigurationSource(file: global.configFile, mpdAddress: player.mpd)
+            let player = player
+            var source = DaemonConfigurationSource(file: global.configFile, player: { player.apply(to: &$0) })
             if let spec = try inputFlags.spec() { source.input = spec }
             if let pcm = try inputFlags.pcmFormat() { source.pcmFormat = pcm }
             var logger = Logger(label: "lightshow.daemon")

@@ -16,6 +16,7 @@ final class EngineShowFeed: ShowFeed {
     private let tunedBands = Locked<BandsSettings?>(nil)
     let frames = FrameAnnouncer()
 
+    /// - Parameter player: the now-playing source (MPD, MPRIS) whose state, title and controls the viewer shows.
     init(source: any AudioSource, configuration: Configuration, framesPerSecond: Double, player: (any NowPlayingSource)?) {
         let tunedBands = tunedBands
         // The terminal is the screen: log lines on stderr would tear through the picture.

@@ -23,7 +23,7 @@ struct SourceOptions: ParsableArguments {
             throw ValidationError("--connect takes the daemon's input; it can't be combined with --input or --format-pcm")
         }
         if connect && player.isGiven {
-            throw ValidationError("--connect shows the daemon's player state; --mpd belongs to the daemon's own config")
+            throw ValidationError("--connect shows the daemon's player state; --player, --mpd and --mpris belong to the daemon's own config")
         }
     }
 

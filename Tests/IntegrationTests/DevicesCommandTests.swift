@@ -14,7 +14,10 @@ import TestSupport
         // Playback-only PCMs are left out; everything listed is pasteable after --input.
         let listed = result.stdout.split(separator: "\n").filter { $0.hasPrefix("  ") }
         #expect(!listed.isEmpty)
-        #expect(listed.allSatisfy { $0.trimmingCharacters(in: .whitespaces).hasPrefix("alsa:") })
+        #expect(listed.allSatisfy {
+            let name = $0.trimmingCharacters(in: .whitespaces)
+            return name.hasPrefix("alsa:") || name.hasPrefix("pulse:")
+        })
     }
 
     @Test func saysPlainlyWhenThereIsNoCard() throws {

@@ -89,6 +89,8 @@ import TestSupport
         c.playback.idleAfterSeconds = 1
         c.playback.fadeOutSeconds = 100
         c.playback.pausedDim = 1
+        c.player.source = .none
+        c.mpris.player = "x"
         c.mpd.address = "x"
         c.mpd.password = "x"
         c.control.socket = "x"

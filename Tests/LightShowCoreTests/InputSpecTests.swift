@@ -8,6 +8,9 @@ import Testing
         ("file:/tmp/a.wav", .file(path: "/tmp/a.wav")),
         ("song.flac", .file(path: "song.flac")),
         ("fifo:/tmp/mpd.fifo", .fifo(path: "/tmp/mpd.fifo")),
+        ("pulse", .pulse(source: nil)), ("pulse:speakers.monitor", .pulse(source: "speakers.monitor")),
+        // The ALSA plugin named pulse stays an ALSA device.
+        ("alsa:pulse", .alsa(device: "pulse")),
         ("-", .stdin), ("stdin", .stdin), ("demo", .demo),
     ])
     func parses(text: String, expected: InputSpec) {
@@ -16,7 +19,14 @@ import Testing
 
     @Test func rejectsEmptyDevice() {
         #expect(InputSpec(parsing: "alsa:") == nil)
+        #expect(InputSpec(parsing: "pulse:") == nil)
         #expect(InputSpec(parsing: "") == nil)
+    }
+
+    @Test func pulseRoundTripsThroughItsDescription() {
+        for spec in [InputSpec.pulse(source: nil), .pulse(source: "mic")] {
+            #expect(InputSpec(parsing: spec.description) == spec)
+        }
     }
 
     @Test func pcmFormatParsing() {

@@ -2,12 +2,6 @@ import Foundation
 import TestSupport
 import Testing
 
-extension Tag {
-    /// Needs root, iproute2 and OLA (`ola`, `ola-python`): a private network namespace with olad in it.
-    /// Run just these with `swift test --filter OLA`.
-    @Tag static var ola: Self
-}
-
 /// A real sACN and Art-Net receiver: olad, as its `olad` user, in a private network namespace that this object
 /// creates and deletes (DESIGN.md §11). E1.31 listens on a veth pair (it won't bind to loopback), Art-Net on
 /// 127.0.0.1 inside the namespace; OLA universe 1 takes E1.31 universe 1, universe 2 takes Art-Net port

@@ -1,7 +1,7 @@
 import Foundation
 
-/// A private PulseAudio server with a null sink named `lights` whose monitor is the default source,
-/// started by a test on its own socket and stopped (or killed) by it.
+/// A private PulseAudio server with a null sink named `lights` whose monitor is the default source (or, with
+/// `desktop()`, a desktop's layout), started by a test on its own socket and stopped (or killed) by it.
 ///
 /// pulseaudio closes every inherited descriptor at start-up, which Foundation's `Process` takes for an exit
 /// (it then blocks reaping a live process), so the server daemonizes and is found and signalled by its pid.
@@ -14,17 +14,44 @@ public final class PulseAudioServer: @unchecked Sendable {
     }
     private var pid: pid_t?
 
-    public init() throws {
+    private static let lights = """
+        load-module module-null-sink sink_name=lights rate=48000 channels=2
+        set-default-source lights.monitor
+        set-default-sink lights
+        """
+
+    /// `modules`: the server's script after its socket (default: the `lights` null sink as the default source).
+    public init(modules: String? = nil) throws {
         directory = try TemporaryDirectory("lightshow-pulse")
         try FileManager.default.createDirectory(atPath: directory.file("pa"), withIntermediateDirectories: true)
         try directory.write("client.conf", Data("autospawn = no\n".utf8))
         try directory.write("test.pa", Data("""
             load-module module-native-protocol-unix auth-anonymous=1 socket=\(socketPath)
-            load-module module-null-sink sink_name=lights rate=48000 channels=2
-            set-default-source lights.monitor
-            set-default-sink lights
+            \(modules ?? Self.lights)
 
             """.utf8))
+    }
+
+    /// A desktop as `--input pulse` meets it: null sinks `speakers` (the default, playing 1 kHz) and `headphones`
+    /// (playing 2 kHz), and a 440 Hz sine source as the default source, the "microphone" that must not be recorded.
+    /// `norewinds=1`: without it the first monitor data takes about 2 s. Note that PulseAudio moves the streams of
+    /// the old default sink to the new one when the default changes.
+    public static func desktop() throws -> PulseAudioServer {
+        try PulseAudioServer(modules: """
+            load-module module-null-sink sink_name=speakers rate=48000 channels=2 norewinds=1
+            load-module module-null-sink sink_name=headphones rate=48000 channels=2 norewinds=1
+            load-module module-sine-source source_name=mic frequency=440 rate=48000
+            load-module module-sine sink=speakers frequency=1000
+            load-module module-sine sink=headphones frequency=2000
+            set-default-sink speakers
+            set-default-source mic
+            """)
+    }
+
+    /// Runs `pactl arguments…` against this server.
+    @discardableResult
+    public func pactl(_ arguments: String...) throws -> String {
+        try ExternalTool.run("pactl", arguments, environment: clientEnvironment)
     }
 
     /// Starts the server and waits until it answers; throws if it doesn't within `seconds`.

@@ -1,12 +1,20 @@
 public import Testing
 
-/// What a test needs beyond the package itself, so a subset can be run on purpose:
-/// `swift test --filter tag:tmux` (or `make test-tmux`, `make test-pulse`, `make test-mpd`).
+/// What a test needs beyond the package itself, so a subset can be run on purpose: `make test-tag TAG=tmux`
+/// (this swift-testing has no tag filter, so the Makefile turns the suites tagged here into a `--filter`).
 extension Tag {
     /// Starts a private PulseAudio server.
     @Tag public static var pulseAudio: Self
+    /// Starts pipewire, wireplumber and pipewire-pulse.
+    @Tag public static var pipeWire: Self
+    /// Starts a private D-Bus session bus.
+    @Tag public static var dbus: Self
+    /// Drives a real mpv.
+    @Tag public static var mpv: Self
     /// Starts a real MPD.
     @Tag public static var mpd: Self
     /// Drives the viewer in tmux.
     @Tag public static var tmux: Self
+    /// Starts OLA as a real sACN/Art-Net receiver in a network namespace.
+    @Tag public static var ola: Self
 }

@@ -1,12 +1,15 @@
 /// Where audio comes from, as written after `--input` or in `[input] source`.
 public enum InputSpec: Equatable, Sendable, Hashable, CustomStringConvertible {
     case alsa(device: String)
+    /// PulseAudio or pipewire-pulse: nil records the monitor of the default sink (what plays) and follows it;
+    /// a name records that source (a `….monitor` or a microphone).
+    case pulse(source: String?)
     case file(path: String)
     case fifo(path: String)
     case stdin
     case demo
 
-    public static let expectedSyntax = "alsa:DEVICE, file:PATH, fifo:PATH, stdin (or -), demo, or a path to an audio file"
+    public static let expectedSyntax = "pulse, pulse:SOURCE, alsa:DEVICE, file:PATH, fifo:PATH, stdin (or -), demo, or a path to an audio file"
 
     /// Parses a SPEC. A bare string that matches no scheme is a file path. Nil only for an empty or scheme-only spec.
     public init?(parsing text: String) {
@@ -18,6 +21,12 @@ public enum InputSpec: Equatable, Sendable, Hashable, CustomStringConvertible {
         if text.isEmpty { return nil }
         if text == "-" || text == "stdin" { self = .stdin; return }
         if text == "demo" { self = .demo; return }
+        if text == "pulse" { self = .pulse(source: nil); return }
+        if let source = rest(after: "pulse:") {
+            guard !source.isEmpty else { return nil }
+            self = .pulse(source: source)
+            return
+        }
         if let device = rest(after: "alsa:") {
             guard !device.isEmpty else { return nil }
             self = .alsa(device: device)
@@ -39,6 +48,8 @@ public enum InputSpec: Equatable, Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .alsa(let device): "alsa:\(device)"
+        case .pulse(nil): "pulse"
+        case .pulse(let source?): "pulse:\(source)"
         case .file(let path): "file:\(path)"
         case .fifo(let path): "fifo:\(path)"
         case .stdin: "stdin"
@@ -56,6 +67,8 @@ public enum InputSpec: Equatable, Sendable, Hashable, CustomStringConvertible {
     public var defaultTitle: String {
         switch self {
         case .alsa(let device): device
+        case .pulse(nil): "Desktop audio"
+        case .pulse(let source?): source
         case .file(let path): path.split(separator: "/").last.map(String.init) ?? path
         case .fifo(let path): path.split(separator: "/").last.map(String.init) ?? path
         case .stdin: "stdin"

@@ -8,7 +8,9 @@ public struct Configuration: Equatable, Sendable {
     public var background = BackgroundSettings()
     public var scene = SceneSettings()
     public var playback = PlaybackSettings()
+    public var player = PlayerSettings()
     public var mpd = MPDSettings()
+    public var mpris = MPRISSettings()
     public var control = ControlSettings()
     /// `[[lights]]`: network light outputs, in file order.
     public var lights: [LightOutputSettings] = []

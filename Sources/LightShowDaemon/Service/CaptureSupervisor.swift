@@ -55,7 +55,7 @@ struct CaptureSupervisor: Sendable {
         let spec = configuration.input.source
         let source: any AudioSource
         do {
-            source = try AudioSources.open(spec, pcmFormat: configuration.input.pcmFormat, pacing: .natural)
+            source = try AudioSources.open(spec, pcmFormat: configuration.input.pcmFormat, pacing: .natural, waitsForServer: true)
         } catch {
             let message = (error as? any UserFacingError)?.description ?? "\(error)"
             logger.warning("\(message); retrying")

@@ -6,16 +6,22 @@ public import LightShowConfig
 public struct DaemonConfigurationSource: Sendable {
     /// The config file; nil runs on the built-in defaults (and a reload re-applies them).
     public var file: String?
-    /// `--input`, `--format-pcm` and `--mpd` applied over the file.
+    /// `--input`, `--format-pcm` and the player flags applied over the file.
     public var input: InputSpec?
     public var pcmFormat: PCMFormat?
     public var mpdAddress: String?
+    /// The player flags as one edit (`--player`, `--mpd`, `--mpris`), re-applied after every reload.
+    public var player: (@Sendable (inout Configuration) -> Void)?
 
-    public init(file: String?, input: InputSpec? = nil, pcmFormat: PCMFormat? = nil, mpdAddress: String? = nil) {
+    public init(
+        file: String?, input: InputSpec? = nil, pcmFormat: PCMFormat? = nil, mpdAddress: String? = nil,
+        player: (@Sendable (inout Configuration) -> Void)? = nil
+    ) {
         self.file = file
         self.input = input
         self.pcmFormat = pcmFormat
         self.mpdAddress = mpdAddress
+        self.player = player
     }
 
     /// The configuration now, or a `ConfigurationError` listing every problem (exit 78).
@@ -28,6 +34,7 @@ public struct DaemonConfigurationSource: Sendable {
         if let input { configuration.input.source = input }
         if let pcmFormat { configuration.input.pcmFormat = pcmFormat }
         if let mpdAddress { configuration.mpd.address = mpdAddress }
+        player?(&configuration)
         return configuration
     }
 }

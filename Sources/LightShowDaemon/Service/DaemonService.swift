@@ -162,7 +162,7 @@ public final class DaemonService: Service, Sendable {
             }
             let old = state.replaceConfiguration(with: new)
             publishScene(new)
-            let restart = new.input != old.input || new.mpd != old.mpd
+            let restart = new.input != old.input || new.mpd != old.mpd || new.player != old.player || new.mpris != old.mpris
             if restart {
                 state.restartCapture()
             } else {

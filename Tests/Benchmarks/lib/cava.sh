@@ -4,16 +4,28 @@
 # cava reading 44.1 kHz s16 PCM from FIFO, mono, 3 bars at 60 fps, raw ascii 0…1000 ("B;M;T;\n") to TARGET;
 # the rest is cava's default. sleep_timer is off so cava keeps draining its fifo.
 write_cava_raw_config() {
+    write_cava_config "$1" "method = fifo
+source = $2
+sample_rate = 44100
+sample_bits = 16" "$3"
+}
+
+# write_cava_pulse_config CONFIG SOURCE TARGET
+# The same output, with cava recording the PulseAudio source SOURCE (e.g. a sink's monitor).
+write_cava_pulse_config() {
+    write_cava_config "$1" "method = pulse
+source = $2" "$3"
+}
+
+# write_cava_config CONFIG INPUT_SECTION_LINES TARGET
+write_cava_config() {
     cat > "$1" <<CONF
 [general]
 framerate = 60
 bars = 3
 sleep_timer = 0
 [input]
-method = fifo
-source = $2
-sample_rate = 44100
-sample_bits = 16
+$2
 [output]
 method = raw
 channels = mono

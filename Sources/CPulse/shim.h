@@ -1,0 +1,2 @@
+// libpulse's asynchronous API: everything Swift needs imports directly.
+#include <pulse/pulseaudio.h>
