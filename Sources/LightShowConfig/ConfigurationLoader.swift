@@ -17,6 +17,10 @@ public enum ConfigurationLoader {
 
     /// Reads `text` over `base`. The report's configuration is only meaningful when it has no errors.
     public static func parse(_ text: String, over base: Configuration = .defaults) -> ConfigurationReport {
+        if let (message, line) = ConfigTextLimits().violation(in: text) {
+            let refused = ConfigDiagnostic(.error, keyPath: nil, "refused before parsing: \(message)", line: line)
+            return ConfigurationReport(configuration: base, diagnostics: [refused])
+        }
         let root: TOMLTable
         do {
             root = try TOMLTable(string: text)
@@ -57,7 +61,7 @@ public enum ConfigurationLoader {
     /// Every key path the sections read, found by reading `text` (which should have every table):
     /// lets tests hold the shipped config file and the code to the same set of keys.
     static func knownKeyPaths(readingAllOf text: String) -> [String] {
-        guard let root = try? TOMLTable(string: text) else { return [] }
+        guard ConfigTextLimits().violation(in: text) == nil, let root = try? TOMLTable(string: text) else { return [] }
         return readSections(of: root, text: text, over: .defaults).1.knownKeyPaths
     }
 

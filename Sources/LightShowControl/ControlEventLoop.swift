@@ -1,5 +1,4 @@
 import LightShowSystem
-import LightShowSystem
 import LightShowCore
 import Synchronization
 
@@ -38,8 +37,10 @@ final class ControlEventLoop<Handler: ControlCommandHandler> {
                 var events: Int16 = 0
                 if connection.wantsInput(maxLineBytes: options.maxLineBytes) { events |= Int16(POLLIN) }
                 if connection.pendingOutput > 0 { events |= Int16(POLLOUT) }
-                // Nothing wanted (input ended, reply pending): leave it out, or a hang-up would spin poll.
-                fds.append(pollfd(fd: events == 0 ? -1 : connection.fd, events: events, revents: 0))
+                // Polled even when nothing is wanted (input ended, reply pending): poll still reports a hang-up, so
+                // a client that goes away frees its slot at once, whether or not frames flow. A hang-up with
+                // nothing wanted closes the connection below, so it can't spin the loop.
+                fds.append(pollfd(fd: connection.fd, events: events, revents: 0))
             }
             let ready = poll(&fds, nfds_t(fds.count), timeout(now: now))
             if ready < 0 && errno != EINTR { break }
@@ -48,12 +49,19 @@ final class ControlEventLoop<Handler: ControlCommandHandler> {
             guard takeInbox() else { break }
             if fds[1].revents & Int16(POLLIN) != 0 { acceptClients() }
             for (index, connection) in order.enumerated() where fds[index + 2].revents != 0 && !connection.isClosed {
-                if fds[index + 2].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+                let revents = fds[index + 2].revents
+                if fds[index + 2].events & Int16(POLLIN) == 0 {
+                    if revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { connection.close() }
+                } else if revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
                     if !connection.readAvailable(chunk: &chunk) { connection.close(); continue }
                 }
             }
             let time = Self.now()
             for connection in connections.values where !connection.isClosed {
+                if let due = connection.idleDeadline(after: options.idleSeconds), time >= due {
+                    connection.close()
+                    continue
+                }
                 processLines(connection, now: time)
                 feed(connection, now: time)
                 if connection.pendingOutput > 0 && !connection.flush() { connection.close() }
@@ -79,6 +87,7 @@ final class ControlEventLoop<Handler: ControlCommandHandler> {
             guard let connection = connections[reply.connection], !connection.isClosed else { continue }
             connection.enqueue(reply.line)
             connection.inFlight = false
+            connection.lastActivity = Self.now()
         }
         frame = newFrame
         scene = newScene
@@ -101,8 +110,11 @@ final class ControlEventLoop<Handler: ControlCommandHandler> {
             }
         }
         if acceptPausedUntil > now { soonest = min(soonest, acceptPausedUntil - now) }
+        for connection in connections.values {
+            if let due = connection.idleDeadline(after: options.idleSeconds) { soonest = min(soonest, due - now) }
+        }
         guard soonest.isFinite else { return -1 }
-        return Int32(max(0, (soonest * 1000).rounded(.up)))
+        return Int32(clamping: Int(saturating: max(0, (soonest * 1000).rounded(.up))))
     }
 
     // MARK: - Clients
@@ -124,7 +136,7 @@ final class ControlEventLoop<Handler: ControlCommandHandler> {
                 close(fd)
                 continue
             }
-            connections[nextID] = ControlConnection(id: nextID, fd: fd)
+            connections[nextID] = ControlConnection(id: nextID, fd: fd, now: Self.now())
             nextID += 1
         }
     }
@@ -177,6 +189,7 @@ final class ControlEventLoop<Handler: ControlCommandHandler> {
             line.removeLast()
         }
         guard line.contains(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }) else { return }
+        connection.lastActivity = now
         switch ControlRequest.parse(line) {
         case .failure(let invalid):
             connection.enqueue(ControlRequest.replyLine(id: invalid.id, .failure(invalid.message)))

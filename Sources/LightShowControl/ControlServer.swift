@@ -20,8 +20,12 @@ public final class ControlServer<Handler: ControlCommandHandler>: Sendable {
         public var defaultFPS: Double = 30
         public var maxFPS: Double = 240
 
-        public init(maxClients: Int = 16) {
+        /// A client with no complete request for this long (silent, or stuck half-way through a line) is closed.
+        public var idleSeconds: Double
+
+        public init(maxClients: Int = 16, idleSeconds: Double = 10) {
             self.maxClients = maxClients
+            self.idleSeconds = idleSeconds
         }
     }
 

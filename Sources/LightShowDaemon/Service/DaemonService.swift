@@ -48,7 +48,7 @@ public final class DaemonService: Service, Sendable {
             try ControlSocketPath.prepareDirectory(for: socketPath)
             server = try ControlServer(
                 path: socketPath, handler: DaemonControlHandler(daemon: self),
-                options: .init(maxClients: configuration.control.maxClients)
+                options: .init(maxClients: configuration.control.maxClients, idleSeconds: configuration.control.idleTimeoutSeconds)
             )
         } catch {
             throw LightShowError("control socket \(socketPath): \(error)", exitStatus: .ioError)
@@ -115,7 +115,8 @@ public final class DaemonService: Service, Sendable {
             bands: configuration.bands,
             clients: counts.clients,
             subscribers: counts.subscribers,
-            configFile: configurationSource.file
+            configFile: configurationSource.file,
+            silent: state.captureStatistics.isSilent(now: MonotonicClock.now(), for: 1)
         )
     }
 

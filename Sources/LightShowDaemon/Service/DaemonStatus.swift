@@ -17,6 +17,8 @@ public struct DaemonStatus: Sendable {
     public var clients: Int
     public var subscribers: Int
     public var configFile: String?
+    /// The input is open and its reader alive, but no audio has come for a while (a paused player, a silent fifo).
+    public var silent = false
 
     /// One line for `systemctl status`: device, rate, state, xruns, subscribers.
     public var statusLine: String {
@@ -25,7 +27,8 @@ public struct DaemonStatus: Sendable {
         }
         let state = show?.state.rawValue ?? PlaybackState.stopped.rawValue
         let plural = subscribers == 1 ? "" : "s"
-        return "\(input) at \(sampleRate) Hz, \(state), \(capture.overruns) xruns, \(capture.recoveries) recoveries, "
+        let quiet = silent ? "input silent, " : ""
+        return "\(input) at \(sampleRate) Hz, \(quiet)\(state), \(capture.overruns) xruns, \(capture.recoveries) recoveries, "
             + "\(subscribers) subscriber\(plural)"
     }
 
@@ -44,6 +47,7 @@ public struct DaemonStatus: Sendable {
                 "treble": .number(Double(levels.treble)),
             ],
             "capture": .string(capture.state.rawValue),
+            "silent": .bool(silent),
             "xruns": .number(Double(capture.overruns)),
             "recoveries": .number(Double(capture.recoveries)),
             "losses": .number(Double(capture.losses)),
