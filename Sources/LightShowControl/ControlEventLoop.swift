@@ -109,6 +109,13 @@ final class ControlEventLoop<Handler: ControlCommandHandler> {
                 soonest = min(soonest, subscription.nextDue - now)
             }
         }
+        // A scene not yet sent (a subscriber whose reply to `subscribe` had to leave first) is due at once: no
+        // frame may come to wake the loop (a silent input), and the scene must not wait for one.
+        if let scene, connections.values.contains(where: {
+            $0.pendingOutput == 0 && ($0.subscription.map { scene.sequence > $0.lastSceneSequence } ?? false)
+        }) {
+            soonest = 0
+        }
         if acceptPausedUntil > now { soonest = min(soonest, acceptPausedUntil - now) }
         for connection in connections.values {
             if let due = connection.idleDeadline(after: options.idleSeconds) { soonest = min(soonest, due - now) }

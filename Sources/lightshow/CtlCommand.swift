@@ -132,8 +132,11 @@ struct CtlCommand: AsyncParsableCommand {
 
     /// What the daemon sends is shown without control characters: a hostile peer's `ESC]0;…` must not reach the
     /// terminal. JSON escapes C0 controls itself, but C1 ones (U+0080–U+009F) are valid unescaped.
+    /// Line breaks are kept (a reload's errors come one per line).
     static func safe(_ text: String) -> String {
-        SafeText.sanitized(text, limit: ControlClient.maximumLineBytes)
+        text.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { SafeText.sanitized(String($0), limit: ControlClient.maximumLineBytes) }
+            .joined(separator: "\n")
     }
 
     /// `key: value` lines for people; nested objects as dotted keys.

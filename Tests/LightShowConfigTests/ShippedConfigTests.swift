@@ -68,6 +68,7 @@ import TestSupport
         c.mpd.password = "x"
         c.control.socket = "x"
         c.control.maxClients = 1
+        c.control.idleTimeoutSeconds = 1
         return c
     }
 

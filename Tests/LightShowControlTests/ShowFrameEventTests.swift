@@ -16,7 +16,7 @@ import Testing
         let frames = [
             ShowFrame(index: 0, time: 0, levels: .zero, state: .stopped, title: "", elapsed: nil),
             ShowFrame(index: 98_765, time: 1234.5678, levels: BandLevels(bass: 0.123_456_79, mid: 1, treble: 1e-7),
-                      state: .playing, title: "Ünïcode ♫\n", elapsed: 61.25),
+                      state: .playing, title: "Ünïcode ♫", elapsed: 61.25),
         ]
         for frame in frames {
             let line = ShowFrameEvent.encode(frame).line

@@ -8,6 +8,10 @@ public import ServiceLifecycle
 import Synchronization
 import UnixSignals
 
+#if canImport(Glibc)
+public import Glibc
+#endif
+
 /// `lightshow daemon`: captures the configured input, runs the show, serves the control socket, and tells
 /// systemd how it is doing (READY, STATUS, WATCHDOG while capture progresses, RELOADING around a reload,
 /// STOPPING at shutdown). Run it in a `ServiceGroup` that shuts it down gracefully on SIGTERM/SIGINT.
@@ -17,6 +21,8 @@ public final class DaemonService: Service, Sendable {
     public let state: DaemonState
     let notifier: SystemdNotifier
     let framesPerSecond: Double
+    /// The group given the control socket (`--socket-group`), nil to leave it to the daemon's own group.
+    let socketGroup: gid_t?
     let logger: Logger
     /// One reload at a time: SIGHUP and `ctl reload` may race.
     private let reloading = Mutex(())
@@ -30,6 +36,7 @@ public final class DaemonService: Service, Sendable {
         configurationSource: DaemonConfigurationSource,
         environment: [String: String],
         framesPerSecond: Double = 60,
+        socketGroup: gid_t? = nil,
         logger: Logger = Logger(label: "lightshow.daemon")
     ) throws {
         let configuration = try configurationSource.load { logger.warning("\($0)") }
@@ -38,6 +45,7 @@ public final class DaemonService: Service, Sendable {
         state = DaemonState(configuration: configuration)
         notifier = SystemdNotifier(environment: environment)
         self.framesPerSecond = framesPerSecond
+        self.socketGroup = socketGroup
         self.logger = logger
     }
 
@@ -50,6 +58,7 @@ public final class DaemonService: Service, Sendable {
                 path: socketPath, handler: DaemonControlHandler(daemon: self),
                 options: .init(maxClients: configuration.control.maxClients, idleSeconds: configuration.control.idleTimeoutSeconds)
             )
+            if let socketGroup { try ControlSocketPath.share(socketPath, withGroup: socketGroup) }
         } catch {
             throw LightShowError("control socket \(socketPath): \(error)", exitStatus: .ioError)
         }
