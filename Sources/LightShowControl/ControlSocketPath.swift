@@ -37,8 +37,8 @@ public enum ControlSocketPath {
     }
 
     /// Gives the socket and its directory to group `gid`, so its members (and no one else) may connect: the
-    /// socket is 0660 and the directory 0750. A process may hand what it owns to any group it belongs to (the
-    /// system unit's `SupplementaryGroups=audio`).
+    /// socket is 0660 and the directory 0750. A process may hand what it owns to any group it belongs to; what
+    /// already has the group is left alone (no chown(2), which a seccomp filter may deny).
     public static func share(_ path: String, withGroup gid: gid_t) throws(SystemCallError) {
         if let slash = path.lastIndex(of: "/"), slash != path.startIndex {
             let directory = String(path[..<slash])
@@ -47,6 +47,8 @@ public enum ControlSocketPath {
                 guard chown(directory, uid_t.max, gid) == 0 else { throw SystemCallError("chgrp \(directory)") }
             }
         }
+        var info = stat()
+        if stat(path, &info) == 0 && info.st_gid == gid { return }
         guard chown(path, uid_t.max, gid) == 0 else { throw SystemCallError("chgrp \(path)") }
     }
 
