@@ -29,7 +29,7 @@ final class ControlEventLoop<Handler: ControlCommandHandler> {
         while true {
             let now = Self.now()
             var fds = [
-                pollfd(fd: server.wakeRead, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: server.wakeup.readFD, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: server.listener.fd, events: now >= acceptPausedUntil ? Int16(POLLIN) : 0, revents: 0),
             ]
             let order = Array(connections.values)
@@ -45,7 +45,7 @@ final class ControlEventLoop<Handler: ControlCommandHandler> {
             let ready = poll(&fds, nfds_t(fds.count), timeout(now: now))
             if ready < 0 && errno != EINTR { break }
 
-            if fds[0].revents != 0 { drainWakePipe() }
+            if fds[0].revents != 0 { server.wakeup.consume() }
             guard takeInbox() else { break }
             if fds[1].revents & Int16(POLLIN) != 0 { acceptClients() }
             for (index, connection) in order.enumerated() where fds[index + 2].revents != 0 && !connection.isClosed {
@@ -92,11 +92,6 @@ final class ControlEventLoop<Handler: ControlCommandHandler> {
         frame = newFrame
         scene = newScene
         return true
-    }
-
-    private func drainWakePipe() {
-        var buffer = [UInt8](repeating: 0, count: 256)
-        while buffer.withUnsafeMutableBytes({ read(server.wakeRead, $0.baseAddress, $0.count) }) > 0 {}
     }
 
     /// Milliseconds until a subscriber is next due a waiting frame, or -1 to sleep until woken.

@@ -70,7 +70,7 @@ import Glibc
         let took = Date().timeIntervalSince(started)
         #expect(await daemon.waitForExit(timeout: 10) == 0, "\(daemon.log)")
         // The reader polls for a stop every 50 ms; the rest is the process's own shutdown.
-        #expect(took < 0.5, "SIGTERM took \(took) s")
+        #expect(took < 2, "SIGTERM took \(took) s")
     }
 
     /// True once `pid` is a zombie or gone.

@@ -70,7 +70,8 @@ start="$(date +%s)"
 echo "soak: daemon $daemon, MPD on port $port, ${seconds} s (warm-up ${warmup} s); RSS when ready ${rss_ready} kB"
 tick=0
 while [ $(( $(date +%s) - start )) -lt "$seconds" ]; do
-    sleep 1
+    # On the second, whatever the last round took.
+    while [ "$(date +%s)" -lt $((start + tick + 1)) ]; do sleep 0.05; done
     tick=$((tick + 1))
     kill -0 "$daemon" 2>/dev/null || { echo "soak: the daemon died after $tick s" >&2; break; }
     if ctl status >/dev/null 2>>"$work/status-errors.log"; then status_ok=$((status_ok + 1)); else status_failed=$((status_failed + 1)); fi
