@@ -8,12 +8,7 @@ import TestSupport
 /// the terminal, a password that would inject a command. The client reports, reconnects and never trusts them.
 @Suite struct HostileMPDTests {
     func events(from server: ScriptedServer) throws -> (MPDClient, StreamRecorder<NowPlayingEvent>) {
-        let client = try MPDClient(
-            address: .tcp(host: "127.0.0.1", port: server.port),
-            backoff: ReopenBackoff(initial: 0.02, maximum: 0.1), replyTimeout: .seconds(2)
-        )
-        client.start()
-        return (client, StreamRecorder(client.events))
+        try MPDClientFaultTests().events(from: server)
     }
 
     @Test func aReplyWithoutEndIsCappedAndTheClientReconnects() async throws {
