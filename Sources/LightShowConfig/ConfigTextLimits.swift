@@ -61,6 +61,13 @@ struct ConfigTextLimits {
             case UInt8(ascii: "."):
                 dots += 1
                 if dots >= maximumKeySegments { return ("a key with more than \(maximumKeySegments) dotted parts", line) }
+            case 0x80...:
+                // TOML's bare keys are ASCII; toml++ asserts (aborts the process) on a table header that starts with
+                // another character, e.g. `[bänds]` (found by the config fuzzer).
+                return ("a character outside ASCII in a key or value; quote keys that need one", line)
+            case 0x00...0x08, 0x0B, 0x0C, 0x0E...0x1F, 0x7F:
+                let hex = String(byte, radix: 16, uppercase: true)
+                return ("a control character (U+\(hex.count == 1 ? "000" : "00")\(hex)) outside a string", line)
             default:
                 break
             }

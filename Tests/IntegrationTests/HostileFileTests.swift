@@ -42,6 +42,9 @@ import Glibc
          "arrays or tables nested more than 32 deep"),
         ("inline", "a = " + String(repeating: "{b=", count: 20_000) + "1" + String(repeating: "}", count: 20_000) + "\n",
          "arrays or tables nested more than 32 deep"),
+        // toml++ asserts on a table header starting outside ASCII (found by the config fuzzer).
+        ("unicode", "[bänds]\n", "a character outside ASCII in a key or value"),
+        ("control", "a\u{0}b = 1\n", "a control character (U+0000) outside a string"),
     ])
     func configsThatWouldOverflowTheParserAreRefused(name: String, text: String, message: String) async throws {
         let directory = try TemporaryDirectory("ls-hostile-deep")
