@@ -23,6 +23,12 @@ struct ConfigTextLimits {
         func starts(_ quote: UInt8, count: Int, at position: Int) -> Bool {
             position + count <= text.count && text[position..<position + count].allSatisfy { $0 == quote }
         }
+        /// Whether only spaces and tabs come before `position` on its line.
+        func startsLine(_ position: Int) -> Bool {
+            var before = position - 1
+            while before >= 0 && (text[before] == UInt8(ascii: " ") || text[before] == UInt8(ascii: "\t")) { before -= 1 }
+            return before < 0 || text[before] == UInt8(ascii: "\n")
+        }
         while index < text.count {
             let byte = text[index]
             switch byte {
@@ -49,6 +55,15 @@ struct ConfigTextLimits {
                     }
                     index += 1
                 }
+            case UInt8(ascii: "[") where depth == 0 && startsLine(index):
+                // A table header: toml++ asserts (aborts the process) when its first key starts with anything but
+                // a bare-key character or a quote, e.g. `[ \`a]` (found by the config fuzzer).
+                var next = index + 1
+                if next < text.count && text[next] == UInt8(ascii: "[") { next += 1 }
+                while next < text.count && (text[next] == UInt8(ascii: " ") || text[next] == UInt8(ascii: "\t")) { next += 1 }
+                guard next < text.count, Self.canStartKey(text[next]) else { return ("a table header without a key", line) }
+                depth += 1
+                dots = 0
             case UInt8(ascii: "["), UInt8(ascii: "{"):
                 depth += 1
                 dots = 0
@@ -74,5 +89,16 @@ struct ConfigTextLimits {
             index += 1
         }
         return nil
+    }
+
+    /// A bare key's characters, or the quote of a quoted key.
+    static func canStartKey(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "\""), UInt8(ascii: "'"):
+            true
+        default:
+            false
+        }
     }
 }

@@ -45,6 +45,7 @@ import Glibc
         // toml++ asserts on a table header starting outside ASCII (found by the config fuzzer).
         ("unicode", "[bänds]\n", "a character outside ASCII in a key or value"),
         ("control", "a\u{0}b = 1\n", "a control character (U+0000) outside a string"),
+        ("header", "[ `a]\n", "a table header without a key"),
     ])
     func configsThatWouldOverflowTheParserAreRefused(name: String, text: String, message: String) async throws {
         let directory = try TemporaryDirectory("ls-hostile-deep")
