@@ -69,6 +69,10 @@ public enum ConfigurationLoader {
     /// problems in its content are in the report.
     public static func read(file path: String, over base: Configuration = .defaults) throws(ConfigurationError) -> ConfigurationReport {
         let text = try ConfigFile.read(path)
+        if ConfigTextLimits().violation(in: text) == nil, case .crashed(let why) = ConfigParserGuard.check(text) {
+            let crashed = ConfigDiagnostic(.error, keyPath: nil, "the TOML parser cannot read this file (\(why)); check its syntax")
+            return ConfigurationReport(configuration: base, diagnostics: [crashed])
+        }
         return parse(text, over: base)
     }
 

@@ -55,6 +55,17 @@ import Glibc
         #expect((result.stdout + result.stderr).contains("\(name).toml:1: error: refused before parsing: \(message)"), "\(result.stderr)")
     }
 
+    /// toml++ aborts on some malformed text (its assertions stay on in release builds); the file is parsed in a
+    /// throw-away process first, so only that one dies and the command reports it.
+    @Test(arguments: ["a = [[0, 2], }]\n", "x = { a = [1, }\n"])
+    func textThatCrashesTheTOMLParserIsAnError(text: String) async throws {
+        let directory = try TemporaryDirectory("ls-hostile-tomlpp")
+        let file = try directory.write("crash.toml", Data(text.utf8))
+        let result = try await Self.run(["config", "check", file])
+        #expect(result.status == 78, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("the TOML parser cannot read this file"), "\(result.stdout)\(result.stderr)")
+    }
+
     @Test func aConfigLargerThanTheCapIsRefused() async throws {
         let directory = try TemporaryDirectory("ls-hostile-size")
         let file = try directory.write("big.toml", Data(String(repeating: "# padding\n", count: 120_000).utf8))
