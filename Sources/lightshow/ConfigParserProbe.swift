@@ -47,12 +47,13 @@ enum ConfigParserProbe {
         posix_spawn_file_actions_adddup2(&actions, stdin, 0)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        // No crash report for a probe that dies: the verdict is the report.
-        var environment = ["SWIFT_BACKTRACE=enable=no"]
+        // No crash report for a probe that dies (the verdict is the report), and none of libdispatch's log lines,
+        // which it sends to syslog whatever stderr is: the probe is not the service, and its journal stays quiet.
+        var environment = ["SWIFT_BACKTRACE=enable=no", "LIBDISPATCH_LOG=NO"]
         var entry = environ
         while let pointer = entry.pointee {
             let variable = String(cString: pointer)
-            if !variable.hasPrefix("SWIFT_BACKTRACE=") { environment.append(variable) }
+            if !variable.hasPrefix("SWIFT_BACKTRACE=") && !variable.hasPrefix("LIBDISPATCH_LOG=") { environment.append(variable) }
             entry += 1
         }
         let arguments = ["lightshow", "config", "probe"]
