@@ -131,7 +131,8 @@ import Glibc
         #expect(refused?["ok"] != true, "a fifth client got in past max_clients: \(String(describing: refused))")
         // Within the idle time (plus the loop's own slack) every squatter is closed and status works again.
         #expect(await OffPool.until(timeout: 10) { (try? Self.status(daemon)["ok"]) == true })
-        for squatter in squatters { #expect(try squatter.readLine() == nil, "closed by the server") }
+        // Closed by the server: end of stream, or a reset when it closed with bytes of ours still unread.
+        for squatter in squatters { #expect((try? squatter.readLine()).map { $0 == nil } ?? true, "closed by the server") }
     }
 
     @Test func aClientFloodingLinesCannotStarveAnotherClientsStatus() async throws {
