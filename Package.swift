@@ -132,5 +132,24 @@ let package = Package(
         .testTarget(name: "LightShowDaemonTests", dependencies: ["LightShowDaemon", "LightShowNowPlaying", "LightShowSystem", "TestSupport"]),
         // Runs the built `lightshow` executable end to end.
         .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "LightShowControl"]),
-    ]
+    ] + fuzzTargets
 )
+
+// Fuzz targets against the real modules (`make fuzz` builds them with -sanitize=fuzzer,address -DFUZZING; a plain
+// build runs each once over the files it is given, e.g. its seed corpus in Tests/Fuzz/Corpus/<name>).
+var fuzzTargets: [Target] {
+    let targets: [(String, [Target.Dependency])] = [
+        ("FuzzConfig", ["LightShowConfig"]),
+        ("FuzzControl", ["LightShowControl"]),
+        ("FuzzMPD", ["LightShowNowPlaying", "LightShowCore"]),
+        ("FuzzPCM", ["LightShowAudio", "LightShowCore"]),
+        ("FuzzAudioFile", ["LightShowAudio", "LightShowCore"]),
+        ("FuzzKeys", ["LightShowTerminal"]),
+    ]
+    return [
+        .target(name: "CFuzzer", path: "Tests/Fuzz/CFuzzer"),
+        .target(name: "FuzzDriver", dependencies: ["CFuzzer"], path: "Tests/Fuzz/FuzzDriver"),
+    ] + targets.map { name, dependencies in
+        .executableTarget(name: name, dependencies: ["FuzzDriver"] + dependencies, path: "Tests/Fuzz/\(name)")
+    }
+}

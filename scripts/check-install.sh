@@ -45,8 +45,10 @@ else
     fail "man -l does not render $page: $(cat "$work/man.err" 2>/dev/null)"
 fi
 for unit in lib/systemd/system/lightshow.service lib/systemd/user/lightshow.service; do
-    grep -q "ExecStart=/usr/bin/lightshow" "$dest/usr/$unit" && pass "$unit runs /usr/bin/lightshow" || fail "$unit"
+    grep -q "ExecStart=/usr/bin/lightshow" "$dest/usr/$unit" && grep -q "swift-backtrace=/usr/libexec/lightshow/" "$dest/usr/$unit" \
+        && pass "$unit runs /usr/bin/lightshow, backtraces with the installed backtracer" || fail "$unit"
 done
+[ -x "$dest/usr/libexec/lightshow/swift-backtrace-static" ] && pass "the crash backtracer is installed" || fail "no backtracer"
 
 make --no-print-directory uninstall DESTDIR="$dest" PREFIX=/usr >"$work/uninstall.log" 2>&1 || fail "make uninstall"
 left="$(find "$dest" -type f | sed "s|$dest||")"

@@ -18,6 +18,16 @@ public struct CaptureStatistics: Sendable, Equatable {
     public var framesDelivered: Int64 = 0
     /// `CLOCK_MONOTONIC` nanoseconds when real audio last arrived; nil before the first. The watchdog's pulse.
     public var lastProgressNanoseconds: UInt64?
+    /// `CLOCK_MONOTONIC` nanoseconds when the reader loop last went round, audio or not: a loop waiting on a silent
+    /// fifo (a paused MPD) is alive, one blocked in a system call is not. Nil for sources that don't report it.
+    public var lastAliveNanoseconds: UInt64?
+
+    /// Whether the input has been quiet (alive, but no audio) for longer than `seconds`, for `STATUS=`.
+    public func isSilent(now: UInt64, for seconds: Double) -> Bool {
+        guard state != .lost, state != .finished, let alive = lastAliveNanoseconds, now >= alive else { return false }
+        let quietSince = lastProgressNanoseconds ?? 0
+        return now > quietSince && Double(now - quietSince) / 1e9 > seconds
+    }
 
     public init() {}
 }

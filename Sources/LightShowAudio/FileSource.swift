@@ -25,6 +25,16 @@ public final class FileSource: AudioSource {
         guard file.frames > 0, file.sampleRate > 0, file.channels > 0 else {
             throw LightShowError("input \(spec) holds no audio (zero length); expected \(expected)", exitStatus: .dataError)
         }
+        // The header is outside data: a 2 KB file may claim 2147483647 Hz and 1024 channels, which would size every
+        // buffer (and the number of frames shown) from it. Files get raw PCM's bounds.
+        guard PCMFormat.sampleRates.contains(file.sampleRate), PCMFormat.channelCounts.contains(file.channels) else {
+            throw LightShowError(
+                "input \(spec) declares \(file.sampleRate) Hz and \(file.channels) channels; expected "
+                    + "\(PCMFormat.sampleRates.lowerBound)…\(PCMFormat.sampleRates.upperBound) Hz and "
+                    + "\(PCMFormat.channelCounts.lowerBound)…\(PCMFormat.channelCounts.upperBound) channels",
+                exitStatus: .dataError
+            )
+        }
         self.spec = spec
         sampleRate = file.sampleRate
         channels = file.channels

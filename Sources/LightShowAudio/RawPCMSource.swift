@@ -61,19 +61,23 @@ public final class RawPCMSource: AudioSource {
         /// One frame at 60 fps: a writer of small pieces is read once per this interval.
         static let gatherIntervalNanoseconds: UInt64 = 16_666_667
 
-        /// Opens `path` for reading; without access-time updates where allowed (our own files), since every
-        /// read of a fifo would otherwise stamp its inode.
+        /// Opens `path` for reading without blocking: a fifo's blocking open waits in the kernel until a writer
+        /// comes, where no stop request can reach it. Without access-time updates where allowed (our own files),
+        /// since every read of a fifo would otherwise stamp its inode.
         static func open(_ path: String) -> Int32 {
-            let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | noAccessTime)
-            return fd < 0 && errno == EPERM ? Glibc.open(path, O_RDONLY | O_CLOEXEC) : fd
+            let flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY
+            let fd = Glibc.open(path, flags | noAccessTime)
+            return fd < 0 && errno == EPERM ? Glibc.open(path, flags) : fd
         }
 
         /// Linux's O_NOATIME, which Glibc's Swift overlay doesn't export.
         static let noAccessTime: Int32 = 0o1_000_000
 
-        /// Waits until `fd` has input, but no more than `milliseconds` (250: the loop wakes now and then to notice a
-        /// consumer that has gone away). True when there is input (or the end of it) to read.
-        static func waitForInput(_ fd: Int32, milliseconds: Int32 = 250) -> Bool {
+        /// Waits until `fd` has input, but no more than `milliseconds` (50: the loop wakes often enough to notice a
+        /// stop request within 100 ms, and to show the watchdog it is alive while the writer is silent or absent;
+        /// a fifo opened without blocking and no writer yet polls as "no input", not as a hang-up).
+        /// True when there is input (or the end of it) to read.
+        static func waitForInput(_ fd: Int32, milliseconds: Int32 = 50) -> Bool {
             var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             return poll(&poller, 1, milliseconds) > 0
         }
@@ -93,7 +97,6 @@ public final class RawPCMSource: AudioSource {
         }
 
         func run() throws(LightShowError) {
-            // A fifo's open waits here, on the reader thread, until a writer (MPD) opens the other end.
             let fd = path.map(Self.open) ?? 0
             guard fd >= 0 else {
                 throw LightShowError("input \(spec) can't be opened: \(String(cString: strerror(errno)))", exitStatus: .noInput)
@@ -101,7 +104,7 @@ public final class RawPCMSource: AudioSource {
             defer { if path != nil { close(fd) } }
             // Our own fifo is read without blocking, so a gathered read never waits; stdin's file is shared with
             // others, so it stays as it is and is polled before every read.
-            let pollsFirst = path == nil || fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) != 0
+            let pollsFirst = path == nil
             var decoder = PCMDecoder(format: format)
             var buffer = [UInt8](repeating: 0, count: readBytes)
             var position: Int64 = 0
@@ -111,7 +114,7 @@ public final class RawPCMSource: AudioSource {
             // and takes what piled up, for as long as the pipe keeps having input. A writer of frame-sized chunks or
             // larger is read as each one lands, one wake-up per write (two when a chunk is split, as `tee` splits
             // writes at 8 KiB: the short tail alone doesn't start gathering).
-            let frameBytes = Int(UInt64(format.sampleRate) * Self.gatherIntervalNanoseconds / 1_000_000_000) * format.bytesPerFrame
+            let frameBytes = format.sampleRate * Int(Self.gatherIntervalNanoseconds) / 1_000_000_000 * format.bytesPerFrame
             var gathering = false
             var lastWakeWasShort = false
             var lastWake: UInt64 = 0
@@ -143,6 +146,7 @@ public final class RawPCMSource: AudioSource {
             }
 
             while !sink.isCancelled() {
+                recorder.alive()
                 if gathering {
                     let due = lastWake + Self.gatherIntervalNanoseconds
                     MonotonicClock.sleep(until: due)

@@ -11,6 +11,13 @@ final class StatisticsRecorder: Sendable {
         value.withLock { body(&$0) }
     }
 
+    /// Records that the reader loop went round at `now` (the watchdog's pulse), then stops here for ever if the
+    /// test hook `LIGHTSHOW_TEST_STALL_CAPTURE_AFTER` says so, as a reader stuck in a system call would.
+    func alive(at now: UInt64 = MonotonicClock.now()) {
+        update { $0.lastAliveNanoseconds = now }
+        CaptureStallHook.checkpoint(now: now)
+    }
+
     /// Records `frames` of real audio arriving at `now`.
     func progressed(frames: Int, at now: UInt64 = MonotonicClock.now()) {
         update {

@@ -27,8 +27,18 @@ public final class WAVFileWriter {
         info.samplerate = Int32(sampleRate)
         info.channels = Int32(channels)
         info.format = Int32(SF_FORMAT_WAV | SF_FORMAT_FLOAT)
-        guard let opened = sf_open(temporaryPath, Int32(SFM_WRITE), &info) else {
-            throw LightShowError("cannot write \(path): \(String(cString: sf_strerror(nil)))", exitStatus: .ioError)
+        // Created with O_EXCL | O_NOFOLLOW (a stale temporary of ours removed first), so nothing someone else put
+        // under the name is written through; libsndfile then writes to the descriptor and closes it.
+        unlink(temporaryPath)
+        let fd = open(temporaryPath, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            throw LightShowError("cannot write \(path): \(String(cString: strerror(errno)))", exitStatus: .ioError)
+        }
+        guard let opened = sf_open_fd(fd, Int32(SFM_WRITE), &info, Int32(SF_TRUE)) else {
+            let reason = String(cString: sf_strerror(nil))
+            close(fd)
+            unlink(temporaryPath)
+            throw LightShowError("cannot write \(path): \(reason)", exitStatus: .ioError)
         }
         // The PEAK chunk carries a timestamp; leaving it out keeps the file identical across runs.
         _ = sf_command(opened, Int32(SFC_SET_ADD_PEAK_CHUNK), nil, Int32(SF_FALSE))

@@ -34,7 +34,8 @@ public struct ConfigDiagnostic: Equatable, Sendable, CustomStringConvertible {
             location += ":\(line)"
             if let column { location += ":\(column)" }
         }
-        return "\(location): \(severity.rawValue): \(description)"
+        // Key paths, values and file names come from outside and reach a terminal or the journal.
+        return SafeText.sanitized("\(location): \(severity.rawValue): \(description)", limit: 2048)
     }
 }
 

@@ -12,7 +12,9 @@ enum ConfigFile {
     static let maximumSize = 1 << 20
 
     static func read(_ path: String) throws(ConfigurationError) -> String {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        // Non-blocking, so a fifo (or a device) named as the config fails the check below instead of waiting for a
+        // writer in open(2) or read(2).
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard fd >= 0 else {
             let code = errno
             throw ConfigurationError(file: path, reason: code == ENOENT ? .notFound : .unreadable(describe(code)))

@@ -28,9 +28,9 @@ public struct ConfigurationError: UserFacingError, Equatable {
     public var description: String {
         switch reason {
         case .notFound:
-            "config file \(file): not found"
+            "config file \(SafeText.sanitized(file)): not found"
         case .unreadable(let why):
-            "config file \(file): cannot be read (\(why))"
+            "config file \(SafeText.sanitized(file)): cannot be read (\(why))"
         case .invalid(let diagnostics):
             diagnostics.map { $0.formatted(file: file) }.joined(separator: "\n")
         }

@@ -20,6 +20,10 @@ public enum ConfigurationLoader {
 
     /// Reads `text` over `base`. The report's configuration is only meaningful when it has no errors.
     public static func parse(_ text: String, over base: Configuration = .defaults) -> ConfigurationReport {
+        if let (message, line) = ConfigTextLimits().violation(in: text) {
+            let refused = ConfigDiagnostic(.error, keyPath: nil, "refused before parsing: \(message)", line: line)
+            return ConfigurationReport(configuration: base, diagnostics: [refused])
+        }
         let root: TOMLTable
         do {
             root = try TOMLTable(string: text)
@@ -60,7 +64,7 @@ public enum ConfigurationLoader {
     /// Every key path the sections read, found by reading `text` (which should have every table):
     /// lets tests hold the shipped config file and the code to the same set of keys.
     static func knownKeyPaths(readingAllOf text: String) -> [String] {
-        guard let root = try? TOMLTable(string: text) else { return [] }
+        guard ConfigTextLimits().violation(in: text) == nil, let root = try? TOMLTable(string: text) else { return [] }
         return readSections(of: root, text: text, over: .defaults).1.knownKeyPaths
     }
 
@@ -68,6 +72,10 @@ public enum ConfigurationLoader {
     /// problems in its content are in the report.
     public static func read(file path: String, over base: Configuration = .defaults) throws(ConfigurationError) -> ConfigurationReport {
         let text = try ConfigFile.read(path)
+        if ConfigTextLimits().violation(in: text) == nil, case .crashed(let why) = ConfigParserGuard.check(text) {
+            let crashed = ConfigDiagnostic(.error, keyPath: nil, "the TOML parser cannot read this file (\(why)); check its syntax")
+            return ConfigurationReport(configuration: base, diagnostics: [crashed])
+        }
         return parse(text, over: base)
     }
 

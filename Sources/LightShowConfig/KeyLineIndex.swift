@@ -2,10 +2,14 @@
 /// TOMLKit keeps no source positions for values, so this reads table headers and `key =` lines itself;
 /// it only has to be right for what a person writes in a config file, and gives nil when unsure.
 struct KeyLineIndex {
+    /// Longest key path indexed: every key line stores its table's path, so a table header of a 500 KB quoted key
+    /// followed by many keys would otherwise take memory and time in proportion to the product.
+    static let maximumPathCharacters = 1024
+
     private var lines: [String: Int] = [:]
 
     init(text: String) {
-        var table: [String] = []
+        var table: [String]? = []
         var openMultiline: String?
         var entries: [String: Int] = [:]
         var number = 0
@@ -20,19 +24,23 @@ struct KeyLineIndex {
             if line.isEmpty || line.hasPrefix("#") { continue }
             if line.hasPrefix("[") {
                 let inner = line.drop { $0 == "[" }.prefix { $0 != "]" }
-                table = Self.keyParts(inner)
-                if line.hasPrefix("[["), !table.isEmpty {
+                var parts = Self.keyParts(inner)
+                if line.hasPrefix("[["), !parts.isEmpty {
                     // The n-th `[[lights]]` is `lights[n]`, counting from 1 as the loader's paths do.
-                    record(table, line: number)
-                    let array = table.joined(separator: ".")
+                    record(parts, line: number)
+                    let array = parts.joined(separator: ".")
                     entries[array, default: 0] += 1
-                    table[table.count - 1] += "[\(entries[array, default: 0])]"
+                    parts[parts.count - 1] += "[\(entries[array, default: 0])]"
                 }
-                record(table, line: number)
+                // Keys under a table too long to index get no line (the table's own line still serves).
+                table = parts.reduce(0) { $0 + $1.utf8.count + 1 } <= Self.maximumPathCharacters ? parts : nil
+                if let table { record(table, line: number) }
                 continue
             }
             guard let equals = Self.assignment(in: line) else { continue }
-            record(table + Self.keyParts(line[..<equals]), line: number)
+            if let table, equals.utf16Offset(in: line) - line.startIndex.utf16Offset(in: line) <= Self.maximumPathCharacters {
+                record(table + Self.keyParts(line[..<equals]), line: number)
+            }
             let value = line[line.index(after: equals)...]
             for delimiter in ["\"\"\"", "'''"] where value.occurrences(of: delimiter) % 2 == 1 {
                 openMultiline = delimiter

@@ -3,6 +3,7 @@ import Glibc
 #endif
 
 public import LightShowSystem
+import LightShowCore
 /// A blocking client of the control socket, for `lightshow ctl`, viewers and tests: one request line out,
 /// reply lines back, with a timeout on every wait.
 public final class ControlClient {
@@ -27,14 +28,19 @@ public final class ControlClient {
 
     deinit { close(fd) }
 
+    /// Longest line accepted from the daemon (a scene event is a few KiB).
+    public static let maximumLineBytes = 1 << 20
+
     /// How long a read or write may wait; nil waits for ever (a subscription's stream).
     public func setTimeout(_ seconds: Double?) {
         Self.setTimeout(fd, seconds ?? 0)
     }
 
     private static func setTimeout(_ fd: Int32, _ seconds: Double) {
+        // Clamped, so no caller's value can trap in the conversion (NaN waits for ever, like 0).
+        let seconds = seconds.isNaN ? 0 : min(max(0, seconds), 1e9)
         let whole = seconds.rounded(.down)
-        var timeout = timeval(tv_sec: Int(whole), tv_usec: Int((seconds - whole) * 1e6))
+        var timeout = timeval(tv_sec: Int(saturating: whole), tv_usec: Int(saturating: (seconds - whole) * 1e6))
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }
@@ -95,6 +101,10 @@ public final class ControlClient {
             }
             if count == 0 { return nil }
             buffer += chunk[0..<count]
+            // A daemon's lines are short; one without end is a broken or hostile peer, not a reason to grow.
+            guard buffer.count <= Self.maximumLineBytes || buffer.contains(UInt8(ascii: "\n")) else {
+                throw SystemCallError("read \(path): line longer than \(Self.maximumLineBytes) bytes", code: EPROTO)
+            }
         }
     }
 

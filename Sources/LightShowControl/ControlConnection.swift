@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LightShowCore
 
 /// One client of the control socket, owned by the event loop thread.
 final class ControlConnection {
@@ -30,9 +31,20 @@ final class ControlConnection {
     private(set) var inputEnded = false
     private(set) var isClosed = false
 
-    init(id: UInt64, fd: Int32) {
+    /// When the client last made progress: connected, had a complete request handled, or took output. A client
+    /// idle (or half-way through a line) for the server's idle time is closed; subscribers and requests in the
+    /// handler's hands are exempt.
+    var lastActivity: Double
+
+    init(id: UInt64, fd: Int32, now: Double) {
         self.id = id
         self.fd = fd
+        lastActivity = now
+    }
+
+    /// When this client is due to be closed for idling, or nil while it is exempt.
+    func idleDeadline(after seconds: Double) -> Double? {
+        subscription == nil && !inFlight ? lastActivity + seconds : nil
     }
 
     var pendingOutput: Int { output.count - outputOffset }
@@ -82,6 +94,7 @@ final class ControlConnection {
             }
             if count > 0 {
                 outputOffset += count
+                lastActivity = MonotonicClock.seconds()
                 continue
             }
             let code = errno

@@ -1,5 +1,4 @@
 import LightShowSystem
-import LightShowSystem
 import LightShowCore
 import Synchronization
 
@@ -30,7 +29,7 @@ final class ControlEventLoop<Handler: ControlCommandHandler> {
         while true {
             let now = Self.now()
             var fds = [
-                pollfd(fd: server.wakeRead, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: server.wakeup.readFD, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: server.listener.fd, events: now >= acceptPausedUntil ? Int16(POLLIN) : 0, revents: 0),
             ]
             let order = Array(connections.values)
@@ -38,22 +37,31 @@ final class ControlEventLoop<Handler: ControlCommandHandler> {
                 var events: Int16 = 0
                 if connection.wantsInput(maxLineBytes: options.maxLineBytes) { events |= Int16(POLLIN) }
                 if connection.pendingOutput > 0 { events |= Int16(POLLOUT) }
-                // Nothing wanted (input ended, reply pending): leave it out, or a hang-up would spin poll.
-                fds.append(pollfd(fd: events == 0 ? -1 : connection.fd, events: events, revents: 0))
+                // Polled even when nothing is wanted (input ended, reply pending): poll still reports a hang-up, so
+                // a client that goes away frees its slot at once, whether or not frames flow. A hang-up with
+                // nothing wanted closes the connection below, so it can't spin the loop.
+                fds.append(pollfd(fd: connection.fd, events: events, revents: 0))
             }
             let ready = poll(&fds, nfds_t(fds.count), timeout(now: now))
             if ready < 0 && errno != EINTR { break }
 
-            if fds[0].revents != 0 { drainWakePipe() }
+            if fds[0].revents != 0 { server.wakeup.consume() }
             guard takeInbox() else { break }
             if fds[1].revents & Int16(POLLIN) != 0 { acceptClients() }
             for (index, connection) in order.enumerated() where fds[index + 2].revents != 0 && !connection.isClosed {
-                if fds[index + 2].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+                let revents = fds[index + 2].revents
+                if fds[index + 2].events & Int16(POLLIN) == 0 {
+                    if revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { connection.close() }
+                } else if revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
                     if !connection.readAvailable(chunk: &chunk) { connection.close(); continue }
                 }
             }
             let time = Self.now()
             for connection in connections.values where !connection.isClosed {
+                if let due = connection.idleDeadline(after: options.idleSeconds), time >= due {
+                    connection.close()
+                    continue
+                }
                 processLines(connection, now: time)
                 feed(connection, now: time)
                 if connection.pendingOutput > 0 && !connection.flush() { connection.close() }
@@ -79,29 +87,17 @@ final class ControlEventLoop<Handler: ControlCommandHandler> {
             guard let connection = connections[reply.connection], !connection.isClosed else { continue }
             connection.enqueue(reply.line)
             connection.inFlight = false
+            connection.lastActivity = Self.now()
         }
         frame = newFrame
         scene = newScene
         return true
     }
 
-    private func drainWakePipe() {
-        var buffer = [UInt8](repeating: 0, count: 256)
-        while buffer.withUnsafeMutableBytes({ read(server.wakeRead, $0.baseAddress, $0.count) }) > 0 {}
-    }
-
     /// Milliseconds until a subscriber is next due a waiting frame (at once for a scene it hasn't had), or -1 to
     /// sleep until woken.
     private func timeout(now: Double) -> Int32 {
         var soonest = Double.infinity
-        if let scene {
-            for connection in connections.values {
-                if let subscription = connection.subscription, connection.pendingOutput == 0,
-                   scene.sequence > subscription.lastSceneSequence {
-                    return 0
-                }
-            }
-        }
         if let frame {
             for connection in connections.values {
                 guard let subscription = connection.subscription, connection.pendingOutput == 0,
@@ -109,9 +105,19 @@ final class ControlEventLoop<Handler: ControlCommandHandler> {
                 soonest = min(soonest, subscription.nextDue - now)
             }
         }
+        // A scene not yet sent (a subscriber whose reply to `subscribe` had to leave first) is due at once: no
+        // frame may come to wake the loop (a silent input), and the scene must not wait for one.
+        if let scene, connections.values.contains(where: {
+            $0.pendingOutput == 0 && ($0.subscription.map { scene.sequence > $0.lastSceneSequence } ?? false)
+        }) {
+            soonest = 0
+        }
         if acceptPausedUntil > now { soonest = min(soonest, acceptPausedUntil - now) }
+        for connection in connections.values {
+            if let due = connection.idleDeadline(after: options.idleSeconds) { soonest = min(soonest, due - now) }
+        }
         guard soonest.isFinite else { return -1 }
-        return Int32(max(0, (soonest * 1000).rounded(.up)))
+        return Int32(clamping: Int(saturating: max(0, (soonest * 1000).rounded(.up))))
     }
 
     // MARK: - Clients
@@ -133,7 +139,7 @@ final class ControlEventLoop<Handler: ControlCommandHandler> {
                 close(fd)
                 continue
             }
-            connections[nextID] = ControlConnection(id: nextID, fd: fd)
+            connections[nextID] = ControlConnection(id: nextID, fd: fd, now: Self.now())
             nextID += 1
         }
     }
@@ -186,6 +192,7 @@ final class ControlEventLoop<Handler: ControlCommandHandler> {
             line.removeLast()
         }
         guard line.contains(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }) else { return }
+        connection.lastActivity = now
         switch ControlRequest.parse(line) {
         case .failure(let invalid):
             connection.enqueue(ControlRequest.replyLine(id: invalid.id, .failure(invalid.message)))

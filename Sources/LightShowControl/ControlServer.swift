@@ -1,6 +1,5 @@
 public import LightShowSystem
-import Dispatch
-import Foundation
+import LightShowCore
 import Synchronization
 
 #if canImport(Glibc)
@@ -20,8 +19,12 @@ public final class ControlServer<Handler: ControlCommandHandler>: Sendable {
         public var defaultFPS: Double = 30
         public var maxFPS: Double = 240
 
-        public init(maxClients: Int = 16) {
+        /// A client with no complete request for this long (silent, or stuck half-way through a line) is closed.
+        public var idleSeconds: Double
+
+        public init(maxClients: Int = 16, idleSeconds: Double = 10) {
             self.maxClients = maxClients
+            self.idleSeconds = idleSeconds
         }
     }
 
@@ -49,30 +52,20 @@ public final class ControlServer<Handler: ControlCommandHandler>: Sendable {
     let options: Options
     let handler: Handler
     let listener: ControlListener
-    /// Self-pipe: one byte wakes the poll loop.
-    let wakeRead: Int32
-    let wakeWrite: Int32
+    /// Wakes the poll loop.
+    let wakeup: WakeSignal
     let inbox = Mutex(Inbox())
-    let finished = DispatchSemaphore(value: 0)
+    /// Signalled when the loop has ended (and stays so, for every caller of `shutdown`).
+    let finished: WakeSignal
 
     /// Binds the socket at `path` (replacing a stale one); call `start()` to serve and `shutdown()` to stop.
     public init(path: String, handler: Handler, options: Options = Options()) throws(SystemCallError) {
-        var pipeFDs: [Int32] = [0, 0]
-        guard pipe(&pipeFDs) == 0 else { throw SystemCallError("pipe") }
-        makeNonBlocking(pipeFDs[0])
-        makeNonBlocking(pipeFDs[1])
-        do {
-            listener = try ControlListener(path: path)
-        } catch {
-            close(pipeFDs[0])
-            close(pipeFDs[1])
-            throw error
-        }
+        wakeup = try WakeSignal()
+        finished = try WakeSignal()
+        listener = try ControlListener(path: path)
         self.path = path
         self.handler = handler
         self.options = options
-        wakeRead = pipeFDs[0]
-        wakeWrite = pipeFDs[1]
     }
 
     /// Starts serving on a dedicated thread.
@@ -84,13 +77,15 @@ public final class ControlServer<Handler: ControlCommandHandler>: Sendable {
             return true
         }
         guard shouldStart else { return }
-        let thread = Thread { [self] in
-            let loop = ControlEventLoop(server: self)
-            loop.run()
-            finished.signal()
+        do {
+            try DedicatedThread.start(name: "lightshow-control") { [self] in
+                ControlEventLoop(server: self).run()
+                finished.signal()
+            }
+        } catch {
+            // No thread, no loop: shutdown must not wait for one.
+            inbox.withLock { $0.loopStarted = false }
         }
-        thread.name = "lightshow-control"
-        thread.start()
     }
 
     /// Stops serving, closes every client, removes the socket file, and waits for the loop to end.
@@ -102,15 +97,11 @@ public final class ControlServer<Handler: ControlCommandHandler>: Sendable {
         }
         if loopStarted {
             wake()
-            finished.wait()
-            finished.signal()  // for any other caller waiting here
+            while !finished.wait(for: .seconds(3600)) {}
         }
-        // The pipe closes under the lock, so no late wake() can write into a descriptor reused elsewhere.
         let closeNow = inbox.withLock { inbox in
             guard inbox.state != .stopped else { return false }
             inbox.state = .stopped
-            close(wakeRead)
-            close(wakeWrite)
             return true
         }
         if closeNow { listener.close() }
@@ -118,11 +109,7 @@ public final class ControlServer<Handler: ControlCommandHandler>: Sendable {
 
     deinit {
         // Running loops hold the server, so only a server never started (or already stopped) gets here.
-        if inbox.withLock({ $0.state == .created }) {
-            listener.close()
-            close(wakeRead)
-            close(wakeWrite)
-        }
+        if inbox.withLock({ $0.state == .created }) { listener.close() }
     }
 
     /// Offers a frame event to every subscriber. Each gets only the newest frame when it is ready for one,
@@ -157,11 +144,7 @@ public final class ControlServer<Handler: ControlCommandHandler>: Sendable {
     // MARK: - Used by the loop
 
     func wake() {
-        inbox.withLock { inbox in
-            guard inbox.state != .stopped else { return }
-            var byte: UInt8 = 1
-            _ = write(wakeWrite, &byte, 1)  // a full pipe already means "wake up"
-        }
+        wakeup.signal()
     }
 
     /// Runs a request on the handler off the loop thread and posts the reply back.

@@ -2,7 +2,7 @@ public import LightShowSystem
 public import LightShowCore
 
 #if canImport(Glibc)
-import Glibc
+public import Glibc
 #endif
 
 /// Where the control socket lives: `[control] socket` when set, else `$RUNTIME_DIRECTORY/control.sock`
@@ -29,6 +29,27 @@ public enum ControlSocketPath {
             "no place for the control socket: set [control] socket, $RUNTIME_DIRECTORY or $XDG_RUNTIME_DIR",
             exitStatus: .config
         )
+    }
+
+    /// The gid of group `name`, or nil when there is no such group.
+    public static func groupID(named name: String) -> gid_t? {
+        getgrnam(name).map { $0.pointee.gr_gid }
+    }
+
+    /// Gives the socket and its directory to group `gid`, so its members (and no one else) may connect: the
+    /// socket is 0660 and the directory 0750. A process may hand what it owns to any group it belongs to; what
+    /// already has the group is left alone (no chown(2), which a seccomp filter may deny).
+    public static func share(_ path: String, withGroup gid: gid_t) throws(SystemCallError) {
+        if let slash = path.lastIndex(of: "/"), slash != path.startIndex {
+            let directory = String(path[..<slash])
+            var info = stat()
+            if stat(directory, &info) == 0 && info.st_uid == geteuid() && info.st_gid != gid {
+                guard chown(directory, uid_t.max, gid) == 0 else { throw SystemCallError("chgrp \(directory)") }
+            }
+        }
+        var info = stat()
+        if stat(path, &info) == 0 && info.st_gid == gid { return }
+        guard chown(path, uid_t.max, gid) == 0 else { throw SystemCallError("chgrp \(path)") }
     }
 
     /// Creates the socket's directory (mode 0750) when it is missing; its parent must exist.

@@ -1,3 +1,5 @@
+import LightShowCore
+
 /// Parses one JSON text from UTF-8 bytes, with a nesting limit so a hostile line can't exhaust the stack.
 struct JSONParser {
     struct Failure: Error, Equatable, CustomStringConvertible {
@@ -45,22 +47,30 @@ struct JSONParser {
 
     private mutating func object(depth: Int) throws(Failure) -> JSONValue {
         position += 1
-        var object = JSONObject()
+        var members: [JSONObject.Member] = []
+        // A key given twice is an error, not "the last one wins": `{"cmd":"status","cmd":"stop"}` must not run
+        // something other than what a reader of the line (or a filter in front of the socket) sees first.
+        var seen = Set<String>()
         skipWhitespace()
-        if peek() == UInt8(ascii: "}") { position += 1; return .object(object) }
+        if peek() == UInt8(ascii: "}") { position += 1; return .object(JSONObject()) }
         while true {
             skipWhitespace()
             guard peek() == UInt8(ascii: "\"") else { throw failure("a string key") }
+            let keyStart = position
             let key = try string()
+            guard seen.insert(key).inserted else {
+                position = keyStart
+                throw failure("no duplicate key (\"\(SafeText.sanitized(key, limit: 40))\" appears twice)")
+            }
             skipWhitespace()
             guard peek() == UInt8(ascii: ":") else { throw failure("':'") }
             position += 1
             skipWhitespace()
-            object[key] = try value(depth: depth + 1)
+            members.append(JSONObject.Member(key: key, value: try value(depth: depth + 1)))
             skipWhitespace()
             switch peek() {
             case UInt8(ascii: ","): position += 1
-            case UInt8(ascii: "}"): position += 1; return .object(object)
+            case UInt8(ascii: "}"): position += 1; return .object(JSONObject(distinct: members))
             default: throw failure("',' or '}'")
             }
         }

@@ -40,6 +40,11 @@ public struct JSONObject: Equatable, Sendable, ExpressibleByDictionaryLiteral {
 
     public init() {}
 
+    /// Members whose keys the caller has already checked are distinct (the parser), without a search per key.
+    init(distinct members: [Member]) {
+        self.members = members
+    }
+
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
         for (key, value) in elements { self[key] = value }
     }

@@ -2,11 +2,15 @@ import ArgumentParser
 import LightShowConfig
 import LightShowCore
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 struct ConfigCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "config",
         abstract: "Work with configuration files.",
-        subcommands: [ConfigCheckCommand.self]
+        subcommands: [ConfigCheckCommand.self, ConfigProbeCommand.self]
     )
 }
 
@@ -47,5 +51,24 @@ struct ConfigCheckCommand: AsyncParsableCommand {
             }
             print("\(path): OK")
         }
+    }
+}
+
+/// `lightshow config probe`: parses the config text on stdin and exits. Run by `ConfigParserProbe` only.
+struct ConfigProbeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "probe", abstract: "Parse config text from stdin (used internally).", shouldDisplay: false
+    )
+
+    func run() throws {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while bytes.count <= 2 << 20 {
+            let count = read(0, &chunk, chunk.count)
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            bytes += chunk[..<count]
+        }
+        _ = ConfigurationLoader.parse(String(decoding: bytes, as: UTF8.self))
     }
 }

@@ -51,12 +51,17 @@ struct CtlCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("How long to wait for the daemon, e.g. 10s or 500ms.", valueName: "DURATION"))
     var timeout = "10s"
 
+    /// A day: long enough for any reply, short enough for every clock and socket option to hold it.
+    static let longestTimeout = 86_400.0
+
     @Argument(help: "The command to send.")
     var command: ControlCommand
 
     func validate() throws {
-        guard DurationText.seconds(parsing: timeout).map({ $0 > 0 }) == true else {
-            throw ValidationError("--timeout: expected \(DurationText.expectedSyntax), found \"\(timeout)\"")
+        guard let seconds = DurationText.seconds(parsing: timeout), seconds > 0, seconds <= Self.longestTimeout else {
+            throw ValidationError(
+                "--timeout: expected \(DurationText.expectedSyntax), from 1ms to 24h, found \"\(SafeText.sanitized(timeout, limit: 40))\""
+            )
         }
     }
 
@@ -68,17 +73,17 @@ struct CtlCommand: AsyncParsableCommand {
             if let fps { arguments["fps"] = .number(fps) }
             let reply = try ask(client, arguments: arguments, path: path)
             guard reply["ok"] == true else {
-                if json { print(reply) }
-                let message = reply["error"]?.stringValue ?? "\(reply)"
+                if json { print(Self.safe(reply.description)) }
+                let message = Self.safe(reply["error"]?.stringValue ?? "\(reply)")
                 let status: ExitStatus = command == .reload ? .config : .dataError
                 throw LightShowError("\(command.rawValue): \(message)", exitStatus: status)
             }
             if command == .subscribe {
                 try stream(client, path: path)
             } else if json {
-                print(reply)
+                print(Self.safe(reply.description))
             } else {
-                for line in Self.describe(reply["result"] ?? .null) { print(line) }
+                for line in Self.describe(reply["result"] ?? .null) { print(Self.safe(line)) }
             }
         }
     }
@@ -119,10 +124,19 @@ struct CtlCommand: AsyncParsableCommand {
             }
             guard let line else { return }
             // Unbuffered: a reader on a pipe sees each event as it comes.
-            output.buffer += line
+            output.buffer += Array(Self.safe(String(decoding: line, as: UTF8.self)).utf8)
             output.buffer.append(UInt8(ascii: "\n"))
             try output.frameDone()
         }
+    }
+
+    /// What the daemon sends is shown without control characters: a hostile peer's `ESC]0;…` must not reach the
+    /// terminal. JSON escapes C0 controls itself, but C1 ones (U+0080–U+009F) are valid unescaped.
+    /// Line breaks are kept (a reload's errors come one per line).
+    static func safe(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { SafeText.sanitized(String($0), limit: ControlClient.maximumLineBytes) }
+            .joined(separator: "\n")
     }
 
     /// `key: value` lines for people; nested objects as dotted keys.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import LightShowCore
+import LightShowControl
 import LightShowDaemon
 import Logging
 
@@ -35,6 +36,15 @@ struct DaemonCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Analysis frames per second streamed to subscribers, 1…240.")
     var fps: Double = 60
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Give the control socket to this group (mode 0660), so its members can use ctl and watch --connect; the system unit uses audio.",
+            valueName: "GROUP"
+        )
+    )
+    var socketGroup: String?
+
     func validate() throws {
         try FrameRate.validate(fps)
     }
@@ -48,9 +58,15 @@ struct DaemonCommand: AsyncParsableCommand {
             var logger = Logger(label: "lightshow.daemon")
             // The service's own milestones (ready, reloads, reopened inputs) belong in the journal.
             if ProcessInfo.processInfo.environment["LIGHTSHOW_LOG"] == nil { logger.logLevel = .info }
+            let group = try socketGroup.map { name in
+                guard let gid = ControlSocketPath.groupID(named: name) else {
+                    throw LightShowError("--socket-group: no group named '\(SafeText.sanitized(name, limit: 40))'", exitStatus: .usage)
+                }
+                return gid
+            }
             let daemon = try DaemonService(
                 configurationSource: source, environment: ProcessInfo.processInfo.environment,
-                framesPerSecond: fps, logger: logger
+                framesPerSecond: fps, socketGroup: group, logger: logger
             )
             try await daemon.runUntilSignalled()
         }

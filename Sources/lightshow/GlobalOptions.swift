@@ -44,8 +44,10 @@ extension GlobalOptions {
     func controlSocketPath(explicit: String?) throws -> String {
         if let explicit { return explicit }
         var configured = ""
-        if let file = configFile {
-            configured = try ConfigurationLoader.read(file: file).configuration.control.socket
+        // A file that can't be read (or is refused before parsing) leaves the default: `ctl reload` must still reach
+        // the daemon to hear its errors.
+        if let file = configFile, let report = try? ConfigurationLoader.read(file: file) {
+            configured = report.configuration.control.socket
         }
         return try ControlSocketPath.resolve(configured: configured, environment: ProcessInfo.processInfo.environment)
     }

@@ -37,6 +37,9 @@ struct Lightshow: AsyncParsableCommand {
             handler.logLevel = level
             return handler
         }
+        // Every config file is parsed in a throw-away process first, so a file that crashes the TOML parser
+        // can't take this one (a running daemon, on reload) down with it.
+        ConfigParserProbe.install()
         await main(nil)
     }
 }

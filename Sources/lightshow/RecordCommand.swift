@@ -51,14 +51,21 @@ struct RecordCommand: AsyncParsableCommand {
             throw ValidationError("--size '\(size)': expected \(FrameSize.expectedSyntax)")
         }
         if let duration, Self.seconds(duration) == nil {
-            throw ValidationError("--duration '\(duration)': expected \(DurationText.expectedSyntax), or seconds, greater than 0")
+            throw ValidationError(
+                "--duration '\(SafeText.sanitized(duration, limit: 40))': expected \(DurationText.expectedSyntax), or seconds, "
+                    + "greater than 0 and at most 7 days"
+            )
         }
         guard !out.isEmpty else { throw ValidationError("--out must name a directory") }
     }
 
+    /// A week: longer than any recording anyone makes, short enough that frame counts and clocks never overflow.
+    static let longestDuration = 7 * 86_400.0
+
     /// Seconds in a `--duration` value: a bare number of seconds or a duration like `30s`; nil when invalid or ≤ 0.
     static func seconds(_ text: String) -> Double? {
-        guard let value = Double(text) ?? DurationText.seconds(parsing: text), value.isFinite, value > 0 else { return nil }
+        guard let value = Double(text) ?? DurationText.seconds(parsing: text), value.isFinite, value > 0,
+              value <= longestDuration else { return nil }
         return value
     }
 
@@ -97,7 +104,7 @@ struct RecordCommand: AsyncParsableCommand {
     }
 
     private static func tenths(_ value: Double) -> String {
-        let scaled = Int((value * 10).rounded())
+        let scaled = Int(saturating: (value * 10).rounded())
         return "\(scaled / 10).\(scaled % 10)"
     }
 }

@@ -24,13 +24,13 @@ import Testing
         #expect(decode([0, 0, 0, 0x40, 0, 0, 0, 0xC0], format) == [0.5, -0.5])
     }
 
-    @Test func float32KeepsValuesAndZeroesNonFinite() {
+    @Test func float32KeepsValuesZeroesNonFiniteAndClampsToFullScale() {
         let format = PCMFormat(sampleRate: 48_000, encoding: .float32, channels: 1)
         var bytes: [UInt8] = []
-        for value: Float in [0.25, -0.75, .nan, .infinity] {
+        for value: Float in [0.25, -0.75, .nan, .infinity, 1e30, -3] {
             withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes += $0 }
         }
-        #expect(decode(bytes, format) == [0.25, -0.75, 0, 0])
+        #expect(decode(bytes, format) == [0.25, -0.75, 0, 0, 1, -1])
     }
 
     @Test func partialFrameWaitsForTheRest() {

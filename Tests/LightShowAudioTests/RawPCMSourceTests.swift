@@ -146,6 +146,23 @@ import Glibc
         #expect(blocks.value == 3, "returning false stops reading")
     }
 
+    /// A fifo nobody writes to is opened without blocking and polled, so cancelling its reader ends it within
+    /// 100 ms (a blocking open would wait in the kernel for a writer for ever), and the reader reports its pulse.
+    @Test func aFifoWithNoWriterStopsWhenCancelled() async throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.file("silent.fifo")
+        #expect(mkfifo(path, 0o600) == 0)
+        let source = try AudioSources.open(.fifo(path: path))
+        let reading = Task { try await source.forEachBlock { _ in true } }
+        #expect(await Wait.until(timeout: 10) { source.statistics.lastAliveNanoseconds != nil }, "the reader never went round")
+        let cancelled = MonotonicClock.now()
+        reading.cancel()
+        try await reading.value
+        let took = Double(MonotonicClock.now() - cancelled) / 1e9
+        #expect(took < 0.1 + 0.05, "the reader took \(took) s to notice the stop")
+        #expect(source.statistics.lastProgressNanoseconds == nil)
+    }
+
     @Test func missingFifoIsInputNotFound() {
         let error = openError(.fifo(path: "/nonexistent/mpd.fifo"))
         #expect(error?.exitStatus == .noInput)

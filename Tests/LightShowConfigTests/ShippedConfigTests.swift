@@ -96,6 +96,7 @@ import TestSupport
         c.control.socket = "x"
         c.control.maxClients = 1
         c.lights = [LightOutputSettings(protocol: .ddp)]
+        c.control.idleTimeoutSeconds = 1
         return c
     }
 

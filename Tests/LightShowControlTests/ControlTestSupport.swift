@@ -30,10 +30,11 @@ final class ServerFixture: @unchecked Sendable {
     let handler = RecordingHandler()
     let server: ControlServer<RecordingHandler>
 
-    init(maxClients: Int = 16) throws {
+    /// `idleSeconds` is long by default: a loaded machine must not close a test's quiet client under it.
+    init(maxClients: Int = 16, idleSeconds: Double = 120) throws {
         directory = try TemporaryDirectory("ls-ctl")
         path = directory.file("control.sock")
-        server = try ControlServer(path: path, handler: handler, options: .init(maxClients: maxClients))
+        server = try ControlServer(path: path, handler: handler, options: .init(maxClients: maxClients, idleSeconds: idleSeconds))
         server.start()
     }
 

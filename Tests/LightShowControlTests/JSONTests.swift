@@ -34,4 +34,16 @@ import Testing
         let fine = String(repeating: "[", count: 60) + String(repeating: "]", count: 60)
         #expect(throws: Never.self) { try JSONParser.parse(Array(fine.utf8)) }
     }
+
+    /// `{"cmd":"status","cmd":"stop"}` must not run `stop`: a key given twice is refused wherever it is.
+    @Test func duplicateKeysAreRefused() throws {
+        #expect(throws: JSONParser.Failure.self) { try JSONParser.parse(Array(#"{"cmd":"status","cmd":"stop"}"#.utf8)) }
+        #expect(throws: JSONParser.Failure.self) { try JSONParser.parse(Array(#"{"a":{"b":1,"b":2}}"#.utf8)) }
+        #expect(try JSONParser.parse(Array(#"{"a":{"b":1},"b":2}"#.utf8))["b"] == 2)
+        guard case .failure(let invalid) = ControlRequest.parse(Array(#"{"id":4,"cmd":"status","cmd":"stop"}"#.utf8)) else {
+            Issue.record("a duplicate cmd was accepted")
+            return
+        }
+        #expect(invalid.message.contains(#"duplicate key ("cmd" appears twice)"#), "\(invalid.message)")
+    }
 }

@@ -22,4 +22,15 @@ import Testing
         #expect(DurationText.format(seconds: 90) == "90s")
         #expect(DurationText.format(seconds: 0) == "0s")
     }
+
+    /// Messages quote values from outside: formatting one must never trap, however large or odd.
+    @Test func formatsHugeAndNonFiniteValuesWithoutTrapping() {
+        #expect(DurationText.format(seconds: 1e24) == "1e+24s")
+        #expect(DurationText.format(seconds: -1e300) == "-1e+300s")
+        #expect(DurationText.format(seconds: .infinity) == "infs")
+        #expect(DurationText.format(seconds: .nan) == "nans")
+        #expect(BandTuning.formatHertz(1e300) == "1e+300")
+        #expect((1e300).compact == "1e+300" && Double.nan.compact == "nan")
+        #expect(Scene.formatElapsed(.infinity) == "0:00")
+    }
 }

@@ -16,6 +16,8 @@ public final class MPDServer: @unchecked Sendable {
     public enum Output: Sendable {
         case null
         case pulse(PulseAudioServer)
+        /// MPD's `fifo` output at this path (MPD makes the fifo), as the README sets MPD up for the daemon.
+        case fifo(String)
     }
 
     /// A server with one two-minute tone, tagged `title`, in the queue (48 kHz stereo at -6 dB).
@@ -67,6 +69,9 @@ public final class MPDServer: @unchecked Sendable {
         switch output {
         case .null:
             config += "audio_output {\n    type \"null\"\n    name \"null\"\n    sync \"yes\"\n}\n"
+            environment = [:]
+        case .fifo(let path):
+            config += "audio_output {\n    type \"fifo\"\n    name \"fifo\"\n    path \"\(path)\"\n    format \"44100:16:2\"\n}\n"
             environment = [:]
         case .pulse(let pulse):
             config += "audio_output {\n    type \"pulse\"\n    name \"lights\"\n    sink \"lights\"\n}\n"

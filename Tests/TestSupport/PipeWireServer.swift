@@ -40,7 +40,7 @@ public final class PipeWireServer: @unchecked Sendable {
     public func startPulse() async throws {
         try launch("pipewire-pulse")
         let environment = clientEnvironment
-        let answered = await ExternalTool.waitUntil(seconds: 10) { () async -> Bool in
+        let answered = await Wait.until(within: 10) { () async -> Bool in
             (try? await ExternalTool.runDetached("pactl", ["info"], environment: environment)) != nil
         }
         guard answered else { throw ExternalTool.Failure(description: "pipewire-pulse did not answer") }

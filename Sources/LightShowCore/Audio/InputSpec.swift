@@ -45,13 +45,14 @@ public enum InputSpec: Equatable, Sendable, Hashable, CustomStringConvertible {
         self = .file(path: text)
     }
 
+    /// For messages, `STATUS=` and `status`: a path or device name from outside is shown without control characters.
     public var description: String {
         switch self {
-        case .alsa(let device): "alsa:\(device)"
+        case .alsa(let device): "alsa:\(SafeText.sanitized(device))"
         case .pulse(nil): "pulse"
-        case .pulse(let source?): "pulse:\(source)"
-        case .file(let path): "file:\(path)"
-        case .fifo(let path): "fifo:\(path)"
+        case .pulse(let source?): "pulse:\(SafeText.sanitized(source))"
+        case .file(let path): "file:\(SafeText.sanitized(path))"
+        case .fifo(let path): "fifo:\(SafeText.sanitized(path))"
         case .stdin: "stdin"
         case .demo: "demo"
         }
@@ -66,11 +67,11 @@ public enum InputSpec: Equatable, Sendable, Hashable, CustomStringConvertible {
     /// The title shown when nothing better (MPD) is known.
     public var defaultTitle: String {
         switch self {
-        case .alsa(let device): device
+        case .alsa(let device): SafeText.sanitized(device)
         case .pulse(nil): "Desktop audio"
-        case .pulse(let source?): source
-        case .file(let path): path.split(separator: "/").last.map(String.init) ?? path
-        case .fifo(let path): path.split(separator: "/").last.map(String.init) ?? path
+        case .pulse(let source?): SafeText.sanitized(source)
+        case .file(let path): SafeText.sanitized(path.split(separator: "/").last.map(String.init) ?? path)
+        case .fifo(let path): SafeText.sanitized(path.split(separator: "/").last.map(String.init) ?? path)
         case .stdin: "stdin"
         case .demo: "Demo"
         }

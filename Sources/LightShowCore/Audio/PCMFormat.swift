@@ -38,6 +38,10 @@ public struct PCMFormat: Equatable, Sendable, Hashable, CustomStringConvertible 
 
     public var description: String { "\(sampleRate):\(encoding.token):\(channels)" }
 
+    /// Rates and channel counts accepted from outside (`--format-pcm`, a config, an audio file's header).
+    public static let sampleRates = 8_000...384_000
+    public static let channelCounts = 1...8
+
     /// What `--format-pcm` accepts, for error messages.
     public static let expectedSyntax = "RATE:BITS:CHANNELS with RATE 8000…384000, BITS 16, 24, 32 or 32f (float), CHANNELS 1…8, e.g. 44100:16:2"
 
@@ -45,8 +49,8 @@ public struct PCMFormat: Equatable, Sendable, Hashable, CustomStringConvertible 
     public init?(parsing text: String) {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 3,
-              let rate = Int(parts[0]), (8_000...384_000).contains(rate),
-              let channels = Int(parts[2]), (1...8).contains(channels)
+              let rate = Int(parts[0]), Self.sampleRates.contains(rate),
+              let channels = Int(parts[2]), Self.channelCounts.contains(channels)
         else { return nil }
         let encoding: Encoding
         switch parts[1].lowercased() {

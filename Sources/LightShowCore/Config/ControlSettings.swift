@@ -4,6 +4,9 @@ public struct ControlSettings: Equatable, Sendable {
     public var socket: String = ""
     /// Most clients served at once.
     public var maxClients: Int = 16
+    /// A client that sends no complete request for this long (idle, or stuck half-way through a line) is closed,
+    /// so silent connections can't hold every slot. Subscribers are exempt: they only read.
+    public var idleTimeoutSeconds: Double = 10
 
     public init() {}
 }

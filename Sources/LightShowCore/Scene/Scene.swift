@@ -74,7 +74,7 @@ public struct Scene: Equatable, Sendable {
 
     /// `m:ss` below an hour, `h:mm:ss` from there; negative or non-finite input shows `0:00`.
     public static func formatElapsed(_ seconds: Double) -> String {
-        let total = seconds.isFinite && seconds > 0 ? Int(seconds.rounded(.down)) : 0
+        let total = seconds.isFinite && seconds > 0 ? Int(saturating: min(seconds, 1e12).rounded(.down)) : 0
         let hours = total / 3600, minutes = total / 60 % 60, secs = total % 60
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
         return hours > 0 ? "\(hours):\(two(minutes)):\(two(secs))" : "\(minutes):\(two(secs))"

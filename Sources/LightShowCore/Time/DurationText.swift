@@ -21,8 +21,11 @@ public enum DurationText {
     }
 
     /// `seconds` written back in the shortest exact form (`10s`, `500ms`, `2m`).
+    /// Values no duration in a config reaches (or non-finite ones) are written as plain seconds, never converted to
+    /// an integer that could trap: a message quoting a bad value must not crash while it is built.
     public static func format(seconds: Double) -> String {
         let milliseconds = (seconds * 1000).rounded()
+        guard milliseconds.isFinite, abs(milliseconds) < 1e15 else { return "\(seconds.compact)s" }
         if milliseconds.truncatingRemainder(dividingBy: 3_600_000) == 0 && milliseconds > 0 {
             return "\(Int(milliseconds / 3_600_000))h"
         }

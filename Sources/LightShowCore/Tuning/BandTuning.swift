@@ -73,7 +73,7 @@ public struct BandTuning: Equatable, Sendable {
     /// `25`, `31.5`, `1250`: whole hertz from 100 Hz up, one decimal below.
     public static func formatHertz(_ value: Double) -> String {
         let rounded = value >= 100 ? value.rounded() : (value * 10).rounded() / 10
-        if rounded == rounded.rounded() { return String(Int(rounded)) }
+        if rounded == rounded.rounded(), abs(rounded) < 1e15 { return String(Int64(rounded)) }
         return String(rounded)
     }
 

@@ -9,6 +9,10 @@ public import ServiceLifecycle
 import Synchronization
 import UnixSignals
 
+#if canImport(Glibc)
+public import Glibc
+#endif
+
 /// `lightshow daemon`: captures the configured input, runs the show, serves the control socket, and tells
 /// systemd how it is doing (READY, STATUS, WATCHDOG while capture progresses, RELOADING around a reload,
 /// STOPPING at shutdown). Run it in a `ServiceGroup` that shuts it down gracefully on SIGTERM/SIGINT.
@@ -18,6 +22,8 @@ public final class DaemonService: Service, Sendable {
     public let state: DaemonState
     let notifier: SystemdNotifier
     let framesPerSecond: Double
+    /// The group given the control socket (`--socket-group`), nil to leave it to the daemon's own group.
+    let socketGroup: gid_t?
     let logger: Logger
     /// The network lights: a sink of every engine the daemon runs, kept across input restarts and reloads.
     let lights: LightsOutputs
@@ -33,6 +39,7 @@ public final class DaemonService: Service, Sendable {
         configurationSource: DaemonConfigurationSource,
         environment: [String: String],
         framesPerSecond: Double = 60,
+        socketGroup: gid_t? = nil,
         logger: Logger = Logger(label: "lightshow.daemon")
     ) throws {
         let configuration = try configurationSource.load { logger.warning("\($0)") }
@@ -45,6 +52,7 @@ public final class DaemonService: Service, Sendable {
         )
         notifier = SystemdNotifier(environment: environment)
         self.framesPerSecond = framesPerSecond
+        self.socketGroup = socketGroup
         self.logger = logger
     }
 
@@ -55,8 +63,9 @@ public final class DaemonService: Service, Sendable {
             try ControlSocketPath.prepareDirectory(for: socketPath)
             server = try ControlServer(
                 path: socketPath, handler: DaemonControlHandler(daemon: self),
-                options: .init(maxClients: configuration.control.maxClients)
+                options: .init(maxClients: configuration.control.maxClients, idleSeconds: configuration.control.idleTimeoutSeconds)
             )
+            if let socketGroup { try ControlSocketPath.share(socketPath, withGroup: socketGroup) }
         } catch {
             throw LightShowError("control socket \(socketPath): \(error)", exitStatus: .ioError)
         }
@@ -127,7 +136,8 @@ public final class DaemonService: Service, Sendable {
             clients: counts.clients,
             subscribers: counts.subscribers,
             configFile: configurationSource.file,
-            lights: lights.status
+            lights: lights.status,
+            silent: state.captureStatistics.isSilent(now: MonotonicClock.now(), for: 1)
         )
     }
 

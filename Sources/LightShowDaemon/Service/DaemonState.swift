@@ -53,20 +53,10 @@ public final class DaemonState: Sendable {
         return waiting
     }
 
-    /// What the watchdog judges. Waiting counts as progress: the retry loop with no source open (restarting the
-    /// daemon would not bring a device back), and a pipe that has delivered nothing yet, which waits for its
-    /// writer (MPD opens its fifo when it plays). Once audio has flowed, a pipe that goes quiet is a stall.
-    public var watchdogStatistics: CaptureStatistics {
-        var statistics = captureStatistics
-        guard let spec = source?.spec else { return statistics }
-        switch spec {
-        case .fifo, .stdin:
-            if statistics.state == .starting && statistics.lastProgressNanoseconds == nil { statistics.state = .lost }
-        default:
-            break
-        }
-        return statistics
-    }
+    /// What the watchdog judges: the capture's health, including the reader loop's pulse. Waiting counts as
+    /// alive: the retry loop with no source open (restarting the daemon would not bring a device back), and a fifo
+    /// whose writer is absent or silent (MPD paused), whose reader still goes round.
+    public var watchdogStatistics: CaptureStatistics { captureStatistics }
 
     /// Closes the current input and opens the configured one again (after a reload changed `[input]`).
     func restartCapture() {

@@ -20,6 +20,8 @@ public struct DaemonStatus: Sendable {
     public var configFile: String?
     /// Each network light output: destination, packets sent, the last error.
     public var lights: [LightOutputStatus] = []
+    /// The input is open and its reader alive, but no audio has come for a while (a paused player, a silent fifo).
+    public var silent = false
 
     /// One line for `systemctl status`: device, rate, state, xruns, subscribers.
     public var statusLine: String {
@@ -28,8 +30,9 @@ public struct DaemonStatus: Sendable {
         }
         let state = show?.state.rawValue ?? PlaybackState.stopped.rawValue
         let plural = subscribers == 1 ? "" : "s"
+        let quiet = silent ? "input silent, " : ""
         let lightsSummary = LightOutputStatus.summary(lights)
-        return "\(input) at \(sampleRate) Hz, \(state), \(capture.overruns) xruns, \(capture.recoveries) recoveries, "
+        return "\(input) at \(sampleRate) Hz, \(quiet)\(state), \(capture.overruns) xruns, \(capture.recoveries) recoveries, "
             + "\(subscribers) subscriber\(plural)" + (lightsSummary.isEmpty ? "" : "; \(lightsSummary)")
     }
 
@@ -48,6 +51,7 @@ public struct DaemonStatus: Sendable {
                 "treble": .number(Double(levels.treble)),
             ],
             "capture": .string(capture.state.rawValue),
+            "silent": .bool(silent),
             "xruns": .number(Double(capture.overruns)),
             "recoveries": .number(Double(capture.recoveries)),
             "losses": .number(Double(capture.losses)),

@@ -2,8 +2,9 @@ public import LightShowAudio
 import LightShowCore
 import LightShowSystem
 
-/// Sends `WATCHDOG=1` at the interval systemd asked for, but only while capture makes progress,
-/// so a read that hangs stops the pings and systemd restarts the service.
+/// Sends `WATCHDOG=1` at the interval systemd asked for, but only while the capture loop is alive, so a read that
+/// hangs stops the pings and systemd restarts the service. A loop stuck in the engine stops them too: the reader
+/// then waits on the full block channel and its pulse stops once audio flows.
 public struct CaptureWatchdog: Sendable {
     public let notifier: SystemdNotifier
     public let interval: Duration
@@ -38,11 +39,17 @@ public struct CaptureWatchdog: Sendable {
         return pings
     }
 
-    /// Progress means real audio arrived within the last `within`, or the source is in its reopen loop
-    /// after losing the device (that loop runs by itself; killing the daemon would not bring the device back).
+    /// Health, not music: the reader loop went round within the last `within` (it does so several times a second
+    /// while a fifo is silent or has no writer, as when MPD is paused), or real audio arrived (sources that report
+    /// no pulse), or the source is in its reopen loop after losing the device (that loop runs by itself; killing
+    /// the daemon would not bring the device back). A reader blocked in a system call does none of these.
     public static func isProgressing(_ statistics: CaptureStatistics, now: UInt64, within: Duration) -> Bool {
         if statistics.state == .lost { return true }
-        guard let last = statistics.lastProgressNanoseconds else { return false }
-        return now < last || now - last <= within.clampedNanoseconds
+        let window = within.clampedNanoseconds
+        func isRecent(_ time: UInt64?) -> Bool {
+            guard let time else { return false }
+            return now < time || now - time <= window
+        }
+        return isRecent(statistics.lastAliveNanoseconds) || isRecent(statistics.lastProgressNanoseconds)
     }
 }

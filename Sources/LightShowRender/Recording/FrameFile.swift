@@ -4,9 +4,17 @@ import Glibc
 
 /// Writing one whole file: everything or an error, never a silent short write; a failed file is removed.
 enum FrameFile {
+    /// Opens a new temporary file for writing: a stale one of ours (from a crash) is removed first, and the file is
+    /// then created with `O_EXCL | O_NOFOLLOW`, so a link or file someone else put under the name is never written
+    /// through (the open fails instead).
+    static func createExclusively(_ path: String) -> Int32 {
+        unlink(path)
+        return open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+    }
+
     /// Writes `bytes` to `path`; errors name `reportedPath` (the frame's final name rather than its temporary one).
     static func write(_ bytes: [UInt8], to path: String, reportedAs reportedPath: String) throws(RecordingError) {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let fd = createExclusively(path)
         guard fd >= 0 else { throw .write(reportedPath, errno: errno) }
         var failure: Int32?
         bytes.withUnsafeBytes { raw in

@@ -13,7 +13,8 @@ final class FramesLog {
 
     init(path: String) throws(RecordingError) {
         self.path = path
-        fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        // Never through a link someone put in the directory.
+        fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw .write(path, errno: errno) }
     }
 

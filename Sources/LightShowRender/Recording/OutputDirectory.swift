@@ -33,7 +33,13 @@ public struct OutputDirectory: Sendable {
         guard info.st_mode & S_IFMT == S_IFDIR else {
             throw RecordingError("--out \(self.path) is not a directory; expected a new or empty directory", exitStatus: .usage)
         }
-        let entries = try Self.entries(of: self.path)
+        var entries = try Self.entries(of: self.path)
+        // Temporaries of ours are incomplete files a killed recording left; they hold nothing to keep, so they
+        // don't make the directory "not empty" for the next run.
+        for name in entries where Self.isTemporary(name) {
+            guard unlink(self.path + "/" + name) == 0 else { throw .write(self.path + "/" + name, errno: errno) }
+        }
+        entries.removeAll(where: Self.isTemporary)
         guard !entries.isEmpty else { return }
         guard force else {
             throw RecordingError(
@@ -65,6 +71,10 @@ public struct OutputDirectory: Sendable {
             if name != "." && name != ".." { names.append(name) }
         }
         return names
+    }
+
+    static func isTemporary(_ name: String) -> Bool {
+        name == "." + audioName + ".tmp" || (name.hasPrefix(".frame_") && name.hasSuffix(".png.tmp"))
     }
 
     static func isRecordingFile(_ name: String) -> Bool {

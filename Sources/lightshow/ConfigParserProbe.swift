@@ -1,0 +1,91 @@
+import LightShowConfig
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The config parser's guard for this program: the text goes to `lightshow config probe` (this executable again, in
+/// a child process) before it reaches TOMLKit here. If toml++ aborts on it, only the child dies, and the command,
+/// the daemon or its reload reports an error instead of dying with it.
+enum ConfigParserProbe {
+    /// Longest a probe may take; TOMLKit reads a 1 MiB config in well under a second.
+    static let timeoutNanoseconds: UInt64 = 10_000_000_000
+
+    static func install() {
+        ConfigParserGuard.install(run)
+    }
+
+    @Sendable static func run(_ text: String) -> ConfigParserGuard.Verdict {
+        var pair: [Int32] = [-1, -1]
+        // A socket rather than a pipe: a child that dies early must not kill us with SIGPIPE (MSG_NOSIGNAL).
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
+            return .survived  // no probe possible: parse as before
+        }
+        defer { close(pair[0]) }
+        guard let child = spawn(stdin: pair[1]) else {
+            close(pair[1])
+            return .survived
+        }
+        close(pair[1])
+        let bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes.withUnsafeBytes { send(pair[0], $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+            if sent < 0 && errno == EINTR { continue }
+            guard sent > 0 else { break }  // the child went away; its status says why
+            offset += sent
+        }
+        shutdown(pair[0], Int32(SHUT_WR))
+        return verdict(waitingFor: child)
+    }
+
+    /// Starts `/proc/self/exe config probe` with `stdin` as its input and no output; nil when it can't start.
+    private static func spawn(stdin: Int32) -> pid_t? {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, stdin, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        // No crash report for a probe that dies (the verdict is the report), and none of libdispatch's log lines,
+        // which it sends to syslog whatever stderr is: the probe is not the service, and its journal stays quiet.
+        var environment = ["SWIFT_BACKTRACE=enable=no", "LIBDISPATCH_LOG=NO"]
+        var entry = environ
+        while let pointer = entry.pointee {
+            let variable = String(cString: pointer)
+            if !variable.hasPrefix("SWIFT_BACKTRACE=") && !variable.hasPrefix("LIBDISPATCH_LOG=") { environment.append(variable) }
+            entry += 1
+        }
+        let arguments = ["lightshow", "config", "probe"]
+        var argv = arguments.map { strdup($0) } + [nil]
+        var envp = environment.map { strdup($0) } + [nil]
+        defer {
+            for pointer in argv { free(pointer) }
+            for pointer in envp { free(pointer) }
+        }
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, "/proc/self/exe", &actions, nil, &argv, &envp) == 0 else { return nil }
+        return pid
+    }
+
+    private static func verdict(waitingFor pid: pid_t) -> ConfigParserGuard.Verdict {
+        var status: Int32 = 0
+        var waited: UInt64 = 0
+        while true {
+            let result = waitpid(pid, &status, WNOHANG)
+            if result == pid { break }
+            if result < 0 && errno != EINTR { return .survived }  // reaped elsewhere: nothing to judge by
+            if waited >= timeoutNanoseconds {
+                kill(pid, SIGKILL)
+                _ = waitpid(pid, &status, 0)
+                return .crashed("it did not finish within \(timeoutNanoseconds / 1_000_000_000) s")
+            }
+            usleep(2_000)
+            waited += 2_000_000
+        }
+        // WIFSIGNALED / WTERMSIG, which Swift can't import as macros.
+        let signal = status & 0x7F
+        if signal != 0 && signal != 0x7F { return .crashed("it crashed with signal \(signal)") }
+        return .survived
+    }
+}
