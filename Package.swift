@@ -119,6 +119,7 @@ let package = Package(
         // Helpers shared by the test targets: signal generators, temp dirs, running the real executable.
         .target(name: "TestSupport", dependencies: ["LightShowCore", "LightShowSystem", "CPNG"], path: "Tests/TestSupport"),
         .testTarget(name: "LightShowCoreTests", dependencies: ["LightShowCore", "TestSupport"]),
+        .testTarget(name: "LightShowSystemTests", dependencies: ["LightShowSystem"]),
         .testTarget(name: "LightShowConfigTests", dependencies: ["LightShowConfig", "TestSupport"]),
         .testTarget(name: "LightShowAnalysisTests", dependencies: ["LightShowAnalysis", "TestSupport"]),
         .testTarget(name: "LightShowAudioTests", dependencies: ["LightShowAudio", "LightShowAnalysis", "LightShowSystem", "TestSupport"]),

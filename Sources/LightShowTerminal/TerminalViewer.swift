@@ -2,6 +2,7 @@
 import Glibc
 #endif
 public import LightShowCore
+import LightShowSystem
 public import LightShowRender
 import Synchronization
 
@@ -39,7 +40,8 @@ public final class TerminalViewer: @unchecked Sendable {
     private let feed: any ShowFeed
     private let options: Options
     /// Rings the viewer thread: a frame that found the screen busy, or a frame's tail to finish.
-    private let wake: FrameSignal
+    /// Rung when a frame the feed's thread could not draw waits for the viewer thread.
+    private let wake: WakeSignal
     /// When the viewer thread must draw a frame the pacer held back, unless a newer one is drawn first.
     private let fallback: DeadlineTimer
     private let terminal = TerminalOutput()
@@ -75,7 +77,11 @@ public final class TerminalViewer: @unchecked Sendable {
         self.session = session
         self.feed = feed
         self.options = options
-        wake = try FrameSignal()
+        do {
+            wake = try WakeSignal()
+        } catch {
+            throw LightShowError("cannot create the viewer's wake-up: \(error)", exitStatus: .ioError)
+        }
         fallback = try DeadlineTimer()
         pacer = DrawPacer(framesPerSecond: options.framesPerSecond)
         writePatience = min(10_000_000, UInt64(0.5e9 / max(1, options.framesPerSecond)))
@@ -101,7 +107,7 @@ public final class TerminalViewer: @unchecked Sendable {
         var descriptors = [
             pollfd(fd: 0, events: Int16(POLLIN), revents: 0),
             pollfd(fd: session.signalDescriptor, events: Int16(POLLIN), revents: 0),
-            pollfd(fd: wake.descriptor, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: wake.readFD, events: Int16(POLLIN), revents: 0),
             pollfd(fd: fallback.descriptor, events: Int16(POLLIN), revents: 0),
         ]
         while true {
@@ -161,7 +167,7 @@ public final class TerminalViewer: @unchecked Sendable {
                 return true
             }
         }
-        if handled != true { wake.notify() }
+        if handled != true { wake.signal() }
     }
 
     /// Draws on the viewer thread, after `change` to what is shown, and writes out whatever the terminal
