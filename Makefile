@@ -38,10 +38,12 @@ release: deps
 static: deps
 	$(SWIFT) build -c release --static-swift-stdlib --scratch-path $(STATIC_DIR) --product lightshow
 
-# lightshow(1), generated from the command definitions by swift-argument-parser's manual plugin (it runs the
-# release build's --experimental-dump-help); dated by the last commit so the page is reproducible.
+# lightshow(1), generated from the command definitions by swift-argument-parser's manual plugin (it builds the
+# package and runs --experimental-dump-help); dated by the last commit so the page is reproducible. The debug
+# configuration: the same commands, the build `make test` already has, and the fuzz targets' @testable imports
+# only compile with testing enabled.
 man: deps
-	$(SWIFT) package plugin generate-manual --configuration release --date "$$(git log -1 --format=%cs 2>/dev/null || date +%F)"
+	$(SWIFT) package plugin generate-manual --configuration debug --date "$$(git log -1 --format=%cs 2>/dev/null || date +%F)"
 	@mkdir -p $(MAN_DIR)
 	@cp "$$(find .build/plugins -name lightshow.1 -newer Package.swift | head -n 1)" $(MAN_DIR)/lightshow.1
 	@echo "manual page in $(MAN_DIR)/lightshow.1"
