@@ -21,8 +21,10 @@ import TestSupport
             (try? server.pactl("set-default-sink", "speakers")) != nil && (try? server.pactl("set-default-source", "mic")) != nil
                 && ((try? server.pactl("info")) ?? "").contains("Default Sink: speakers")
         }
-        try server.background("paplay", ["-d", "speakers", tones.0])
-        try server.background("paplay", ["-d", "headphones", tones.1])
+        // A 200 ms playback buffer: with paplay's default, pipewire's null sinks here drop samples now and then
+        // (the same clicks show in parec's capture of the monitor), and each click lights every band.
+        try server.background("paplay", ["--latency-msec=200", "-d", "speakers", tones.0])
+        try server.background("paplay", ["--latency-msec=200", "-d", "headphones", tones.1])
     }
 
     static func tone(_ frequency: Int, in directory: TemporaryDirectory) throws -> String {
@@ -44,13 +46,13 @@ import TestSupport
 
         let lit = try await run.lines.first("mid lit", timeout: 20) { PulseInputTests.parse($0).map { $0.mid > 0.8 } ?? false }
         let steady = try await PulseInputTests.frames(run, after: lit.index + 50, seconds: 1)
-        #expect(steady.allSatisfy { $0.mid > 0.8 && $0.bass < 0.05 && $0.treble < 0.05 }, "\(steady.prefix(3))")
+        #expect(steady.allSatisfy { $0.mid > 0.8 && $0.bass < 0.05 && $0.treble < 0.05 }, "\(steady.filter { !($0.mid > 0.8 && $0.bass < 0.05 && $0.treble < 0.05) }.map { $0.t })")
 
         let treble = try await PulseInputTests.followSwitch(run, label: "pipewire") {
             try server.pactl("set-default-sink", "headphones")
         }
         let afterSwitch = try await PulseInputTests.frames(run, after: treble.index + 50, seconds: 1)
-        #expect(afterSwitch.allSatisfy { $0.treble > 0.8 && $0.bass < 0.05 }, "\(afterSwitch.prefix(3))")
+        #expect(afterSwitch.allSatisfy { $0.treble > 0.8 && $0.bass < 0.05 }, "\(afterSwitch.filter { !($0.treble > 0.8 && $0.bass < 0.05) }.map { $0.t })")
 
         // pipewire-pulse crashes: its sinks go with it. Restarted and laid out again, capture resumes by itself.
         server.killPulse()
@@ -63,6 +65,6 @@ import TestSupport
             PulseInputTests.parse($0).map { $0.mid > 0.8 } ?? false
         }
         let resumedFrames = try await PulseInputTests.frames(run, after: resumed.index + 50, seconds: 1)
-        #expect(resumedFrames.allSatisfy { $0.mid > 0.8 && $0.bass < 0.05 }, "\(resumedFrames.prefix(3))")
+        #expect(resumedFrames.allSatisfy { $0.mid > 0.8 && $0.bass < 0.05 }, "\(resumedFrames.filter { !($0.mid > 0.8 && $0.bass < 0.05) }.map { $0.t })")
     }
 }

@@ -23,6 +23,14 @@ public final class PipeWireServer: @unchecked Sendable {
         try FileManager.default.createDirectory(atPath: directory.file("run"), withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
         try directory.write("client.conf", Data("autospawn = no\n".utf8))
+        // A longer graph cycle than the desktop default (1024 frames): on 2 busy cores the timer-driven null sinks
+        // otherwise miss cycles now and then, and each miss is a click in the monitor (parec records it too).
+        let conf = directory.file(".config/pipewire/pipewire.conf.d")
+        try FileManager.default.createDirectory(atPath: conf, withIntermediateDirectories: true)
+        try directory.write(".config/pipewire/pipewire.conf.d/quantum.conf", Data("""
+            context.properties = { default.clock.quantum = 4096 default.clock.min-quantum = 4096 }
+
+            """.utf8))
         bus = try SessionBus()
     }
 
