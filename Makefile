@@ -31,8 +31,9 @@ deps-bench:
 build: deps
 	$(SWIFT) build
 
+# Only the product: the fuzz targets' @testable imports don't compile in a release build.
 release: deps
-	$(SWIFT) build -c release
+	$(SWIFT) build -c release --product lightshow
 
 # A binary that needs nothing from the toolchain's directory: the Swift runtime and Foundation linked statically.
 static: deps
