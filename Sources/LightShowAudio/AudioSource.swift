@@ -14,6 +14,9 @@ public protocol AudioSource: AnyObject, Sendable {
     var isLive: Bool { get }
     /// Counters and the time of the last real audio, for status and the daemon's watchdog.
     var statistics: CaptureStatistics { get }
+    /// Where the consumer says that it sleeps, for a reader that can then wake less often; nil when the source's
+    /// reader doesn't pace itself.
+    var pace: ReaderPace? { get }
 
     /// Starts reading. Call once.
     func blocks() -> AsyncThrowingStream<SampleBlock, any Error>
@@ -27,6 +30,7 @@ public protocol AudioSource: AnyObject, Sendable {
 
 extension AudioSource {
     public var statistics: CaptureStatistics { CaptureStatistics() }
+    public var pace: ReaderPace? { nil }
 
     public func forEachBlock(_ body: @escaping @Sendable (SampleBlock) -> Bool) async throws {
         for try await block in blocks() {

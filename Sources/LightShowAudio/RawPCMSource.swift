@@ -11,6 +11,8 @@ public final class RawPCMSource: AudioSource {
     public var sampleRate: Int { format.sampleRate }
     public var channels: Int { format.channels }
     public var isLive: Bool { true }
+    /// Nil only when the system refuses its wake-up pipe: the reader then just never naps.
+    public let pace: ReaderPace? = try? ReaderPace()
     private let path: String?
     private let recorder = StatisticsRecorder()
 
@@ -39,12 +41,13 @@ public final class RawPCMSource: AudioSource {
 
     /// Starts the reader thread, which hands blocks to `sink` and finishes it at the end of input or on failure.
     private func startReading(into sink: BlockSink) throws(LightShowError) {
-        let (path, spec, format, recorder) = (path, spec, format, recorder)
+        let (path, spec, format, recorder, pace) = (path, spec, format, recorder, pace)
         // Big enough that one read takes all a writer left in the pipe (a 64 KiB pipe holds about 370 ms of
         // 44.1 kHz stereo); the cap only splits a larger backlog into blocks.
         let readBytes = max(1, format.sampleRate / 10) * format.bytesPerFrame
         try DedicatedThread.start(name: "ls-pcm") {
-            let reader = Reader(path: path, spec: spec, format: format, readBytes: readBytes, sink: sink, recorder: recorder)
+            let reader = Reader(path: path, spec: spec, format: format, readBytes: readBytes, sink: sink, recorder: recorder,
+                                pace: pace)
             do {
                 try reader.run()
                 recorder.update { $0.state = .finished }
@@ -88,6 +91,7 @@ public final class RawPCMSource: AudioSource {
         let readBytes: Int
         let sink: BlockSink
         let recorder: StatisticsRecorder
+        let pace: ReaderPace?
 
         /// What one pass over the pipe found.
         private enum Drained {
@@ -147,7 +151,12 @@ public final class RawPCMSource: AudioSource {
 
             while !sink.isCancelled() {
                 recorder.alive()
-                if gathering {
+                if pace?.napIfAsleep() == true {
+                    // The show sleeps: take what piled up during the nap, one wake-up for many writes.
+                    gathering = false
+                    lastWake = MonotonicClock.now()
+                    if pollsFirst && !Self.waitForInput(fd, milliseconds: 0) { continue }
+                } else if gathering {
                     let due = lastWake + Self.gatherIntervalNanoseconds
                     MonotonicClock.sleep(until: due)
                     lastWake = MonotonicClock.now()

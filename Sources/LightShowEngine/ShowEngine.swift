@@ -120,7 +120,7 @@ public final class ShowEngine: Sendable {
             try await drive(ShowLoop(
                 clock: ContinuousClock(), followAudio: nil, analyzer: analyzer, spec: source.spec, sampleRate: source.sampleRate,
                 configuration: configuration, options: options,
-                inbox: inbox, player: player, logger: logger, report: report
+                inbox: inbox, pace: source.pace, player: player, logger: logger, report: report
             ), output)
         } else {
             let clock = ManualClock()
@@ -128,7 +128,7 @@ public final class ShowEngine: Sendable {
                 clock: clock, followAudio: { clock.advance(to: .init(offset: .seconds($0))) },
                 analyzer: analyzer, spec: source.spec, sampleRate: source.sampleRate,
                 configuration: configuration, options: options,
-                inbox: inbox, player: player, logger: logger, report: report
+                inbox: inbox, pace: nil, player: player, logger: logger, report: report
             ), output)
         }
     }

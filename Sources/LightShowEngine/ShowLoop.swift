@@ -1,4 +1,5 @@
 public import LightShowCore
+import LightShowAudio
 import LightShowNowPlaying
 import Logging
 
@@ -21,6 +22,8 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
     let followAudio: ((Double) -> Void)?
     let analyzer: any BlockAnalyzer
     let inbox: AsyncStream<ShowEvent>.Continuation
+    /// Told when the show falls asleep or wakes, so a live reader can wake less often meanwhile.
+    let pace: ReaderPace?
     /// Where the user's commands go on to (MPD, an MPRIS player), if anywhere.
     let player: (any NowPlayingSource)?
     let logger: Logger
@@ -53,9 +56,10 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
     init(
         clock: C, followAudio: ((Double) -> Void)?, analyzer: any BlockAnalyzer, spec: InputSpec, sampleRate: Int,
         configuration: Configuration, options: ShowEngine.Options,
-        inbox: AsyncStream<ShowEvent>.Continuation, player: (any NowPlayingSource)?, logger: Logger,
+        inbox: AsyncStream<ShowEvent>.Continuation, pace: ReaderPace?, player: (any NowPlayingSource)?, logger: Logger,
         report: @escaping (ShowStatus) -> Void
     ) {
+        self.pace = pace
         self.clock = clock
         self.followAudio = followAudio
         self.analyzer = analyzer
@@ -109,7 +113,10 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
     /// Everything but the audio: commands, the now-playing source, reloads, timers.
     mutating func handle(_ event: ShowEvent, _ output: SinkFanOut) throws {
         let before = (state: machine.state, title: nowPlaying.title)
-        defer { armTimer() }
+        defer {
+            armTimer()
+            pace?.set(asleep: isAsleep)
+        }
         switch event {
         case .player(.status(let status)):
             let previousTitle = nowPlaying.title
@@ -172,6 +179,7 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
             try emit(time: time, live: frame.levels, output)
         }
         armTimer()
+        pace?.set(asleep: isAsleep)
         return wantsMore
     }
 

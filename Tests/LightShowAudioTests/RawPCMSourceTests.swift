@@ -118,6 +118,34 @@ import Glibc
         #expect(collector.blocks.count <= pieces / 3, "\(collector.blocks.count) blocks for \(pieces) writes")
     }
 
+    /// While the consumer sleeps, the reader naps between reads: a real-time writer of 10 ms pieces costs about
+    /// ten wake-ups a second instead of a hundred, no frame is lost, and waking the consumer ends the nap at once.
+    @Test func aSleepingConsumerIsFedInFewerLargerBlocks() async throws {
+        let dir = try TemporaryDirectory()
+        let piece = Signals.s16le(Signals.interleave(Signals.silence(seconds: 0.01, sampleRate: 44_100), channels: 2))
+        let pieces = 150
+        let start = Date()
+        let path = try fifo(in: dir, chunks: Array(repeating: piece, count: pieces)) { index in
+            let wait = start.addingTimeInterval(Double(index) * 0.01).timeIntervalSinceNow
+            if wait > 0 { Thread.sleep(forTimeInterval: wait) }
+        }
+        let source = try AudioSources.open(.fifo(path: path))
+        let pace = try #require(source.pace)
+        pace.set(asleep: true)
+        let blocks = Locked<[(frames: Int, at: UInt64)]>([])
+        try await source.forEachBlock { block in
+            blocks.value.append((block.frameCount, MonotonicClock.now()))
+            // Awake for the last half second: blocks follow the writes again.
+            if blocks.value.reduce(0, { $0 + $1.frames }) >= 441 * 100 { pace.set(asleep: false) }
+            return true
+        }
+        let all = blocks.value
+        #expect(all.reduce(0) { $0 + $1.frames } == pieces * 441, "every frame arrives")
+        let asleep = all.prefix { $0.at < all[0].at + 800_000_000 }
+        #expect(asleep.count <= 12, "\(asleep.count) blocks in the first 0.8 s asleep")
+        #expect(all.count - asleep.count >= 25, "\(all.count - asleep.count) blocks once awake")
+    }
+
     @Test func forEachBlockRunsOnTheReaderAndStopsWhenAsked() async throws {
         let dir = try TemporaryDirectory()
         let tone = Signals.interleave(Signals.sine(frequency: 700, seconds: 0.5, sampleRate: 44_100), channels: 2)

@@ -1,0 +1,35 @@
+public import LightShowSystem
+import Synchronization
+
+/// What the consumer tells a live source's reader about its appetite: while the show sleeps (stopped and dark),
+/// every block gets only a level check, so a reader that wakes for each 10 ms write of silence costs more than the
+/// show itself. Asleep, the reader naps between reads and takes what piled up in the pipe meanwhile; waking the
+/// show (sound in a nap's backlog, or a command) ends the nap at once.
+public final class ReaderPace: Sendable {
+    /// The longest nap: short enough for a stop request to be noticed within 100 ms, and well inside what a pipe
+    /// holds (64 KiB is 170 ms of 48 kHz 32-bit stereo), so the writer never blocks on us.
+    public static let longestNap: Duration = .milliseconds(90)
+
+    private let asleep = Atomic<Bool>(false)
+    private let awoken: WakeSignal
+
+    public init() throws(SystemCallError) {
+        awoken = try WakeSignal()
+    }
+
+    /// Set by the consumer when its show falls asleep or wakes.
+    public func set(asleep newValue: Bool) {
+        guard asleep.exchange(newValue, ordering: .relaxed) != newValue else { return }
+        if newValue { awoken.consume() } else { awoken.signal() }
+    }
+
+    public var isAsleep: Bool { asleep.load(ordering: .relaxed) }
+
+    /// On the reader thread: while the consumer sleeps, waits up to `longestNap` or until it wakes.
+    /// True when it napped (whatever piled up meanwhile should be read now, without waiting for input).
+    public func napIfAsleep() -> Bool {
+        guard isAsleep else { return false }
+        _ = awoken.wait(for: Self.longestNap)
+        return true
+    }
+}
