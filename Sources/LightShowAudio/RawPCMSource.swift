@@ -59,11 +59,9 @@ public final class RawPCMSource: AudioSource {
         }
     }
 
-    /// The reader thread's loop.
+    /// The reader thread's loop: it wakes when data arrives (a write of any size is read at once, since any delay
+    /// is latency), and only while the show sleeps does it nap and take a backlog.
     private struct Reader {
-        /// One frame at 60 fps: a writer of small pieces is read once per this interval.
-        static let gatherIntervalNanoseconds: UInt64 = 16_666_667
-
         /// Opens `path` for reading without blocking: a fifo's blocking open waits in the kernel until a writer
         /// comes, where no stop request can reach it. Without access-time updates where allowed (our own files),
         /// since every read of a fifo would otherwise stamp its inode.
@@ -106,22 +104,12 @@ public final class RawPCMSource: AudioSource {
                 throw LightShowError("input \(spec) can't be opened: \(String(cString: strerror(errno)))", exitStatus: .noInput)
             }
             defer { if path != nil { close(fd) } }
-            // Our own fifo is read without blocking, so a gathered read never waits; stdin's file is shared with
-            // others, so it stays as it is and is polled before every read.
+            // Our own fifo is read without blocking, so a drain never waits; stdin's file is shared with others, so
+            // it stays as it is and is polled before every read.
             let pollsFirst = path == nil
             var decoder = PCMDecoder(format: format)
             var buffer = [UInt8](repeating: 0, count: readBytes)
             var position: Int64 = 0
-            // A writer of small pieces (MPD: 5–10 ms) is not followed write by write: each wake-up would cost more
-            // than the audio it brings, and a block much shorter than a frame makes no frame sooner. Once two
-            // wake-ups in a row bring less than a frame's worth each, the reader sleeps out the rest of the interval
-            // and takes what piled up, for as long as the pipe keeps having input. A writer of frame-sized chunks or
-            // larger is read as each one lands, one wake-up per write (two when a chunk is split, as `tee` splits
-            // writes at 8 KiB: the short tail alone doesn't start gathering).
-            let frameBytes = format.sampleRate * Int(Self.gatherIntervalNanoseconds) / 1_000_000_000 * format.bytesPerFrame
-            var gathering = false
-            var lastWakeWasShort = false
-            var lastWake: UInt64 = 0
 
             /// Reads until the pipe is empty (a short read), a block per read.
             func drain() throws(LightShowError) -> Drained {
@@ -151,39 +139,11 @@ public final class RawPCMSource: AudioSource {
 
             while !sink.isCancelled() {
                 recorder.alive()
-                if pace?.napIfAsleep() == true {
-                    // The show sleeps: take what piled up during the nap, one wake-up for many writes.
-                    gathering = false
-                    lastWake = MonotonicClock.now()
-                    if pollsFirst && !Self.waitForInput(fd, milliseconds: 0) { continue }
-                } else if gathering {
-                    let due = lastWake + Self.gatherIntervalNanoseconds
-                    MonotonicClock.sleep(until: due)
-                    lastWake = MonotonicClock.now()
-                    if pollsFirst && !Self.waitForInput(fd, milliseconds: 0) {
-                        gathering = false
-                        continue
-                    }
-                } else {
-                    guard Self.waitForInput(fd) else { continue }
-                    lastWake = MonotonicClock.now()
-                }
-                switch try drain() {
-                case .finished:
-                    return
-                case .bytes(0) where !gathering:
-                    // Woken with nothing to read after all: not a wake-up that tells anything of the writer.
-                    continue
-                case .bytes(let count):
-                    if gathering {
-                        // Nothing piled up: the writer paused, so wait for it.
-                        gathering = count > 0
-                    } else {
-                        let short = count < frameBytes
-                        gathering = short && lastWakeWasShort
-                        lastWakeWasShort = short
-                    }
-                }
+                // Asleep, the reader takes what piled up during a nap, one wake-up for many writes; otherwise it
+                // waits for the next write.
+                let napped = pace?.napIfAsleep() == true
+                guard Self.waitForInput(fd, milliseconds: napped ? 0 : 50) else { continue }
+                if case .finished = try drain() { return }
             }
         }
     }

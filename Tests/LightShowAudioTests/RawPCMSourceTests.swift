@@ -97,9 +97,9 @@ import Glibc
         #expect(collector.blocks.map(\.frameCount) == Array(repeating: chunkFrames, count: 6))
     }
 
-    /// A writer of small pieces (2 ms, like MPD's fifo output) is gathered: far fewer blocks than writes, and
-    /// every frame still arrives in order.
-    @Test func smallWritesAreGathered() async throws {
+    /// A writer of small pieces (2 ms, like MPD's fifo output) is followed write by write while the show is awake:
+    /// no gathering that waits (any wait is latency), and every frame arrives in order.
+    @Test func smallWritesArriveAsTheyAreWritten() async throws {
         let dir = try TemporaryDirectory()
         let piece = Signals.s16le(Signals.interleave(Signals.sine(frequency: 440, seconds: 0.002, sampleRate: 44_100), channels: 2))
         let pieces = 100
@@ -115,7 +115,7 @@ import Glibc
         #expect(collector.frameCount == pieces * 88)
         let starts = collector.blocks.map(\.startFrame)
         #expect(starts == starts.sorted())
-        #expect(collector.blocks.count <= pieces / 3, "\(collector.blocks.count) blocks for \(pieces) writes")
+        #expect(collector.blocks.count >= pieces / 2, "\(collector.blocks.count) blocks for \(pieces) writes")
     }
 
     /// While the consumer sleeps, the reader naps between reads: a real-time writer of 10 ms pieces costs about
