@@ -91,12 +91,12 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // The service, wiring only: lifecycle, sd_notify and watchdog, reload, capture supervision.
+        // The service, wiring only: lifecycle, sd_notify and watchdog, reload, capture supervision, the network lights.
         .target(
             name: "LightShowDaemon",
             dependencies: [
                 "LightShowCore", "LightShowSystem", "LightShowConfig", "LightShowAudio", "LightShowEngine",
-                "LightShowNowPlaying", "LightShowControl",
+                "LightShowNowPlaying", "LightShowControl", "LightShowLights",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
