@@ -36,7 +36,12 @@ public final class RawPCMSource: AudioSource {
     }
 
     public func forEachBlock(_ body: @escaping @Sendable (SampleBlock) -> Bool) async throws {
-        try await BlockSink.run(body) { try startReading(into: $0) }
+        // A stop request ends a nap at once: napping is for a sleeping show, never a delay to stopping.
+        try await withTaskCancellationHandler {
+            try await BlockSink.run(body) { try startReading(into: $0) }
+        } onCancel: { [pace] in
+            pace?.interrupt()
+        }
     }
 
     /// Starts the reader thread, which hands blocks to `sink` and finishes it at the end of input or on failure.
@@ -110,6 +115,11 @@ public final class RawPCMSource: AudioSource {
             var decoder = PCMDecoder(format: format)
             var buffer = [UInt8](repeating: 0, count: readBytes)
             var position: Int64 = 0
+            // A nap must end while the pipe still has room: a bigger pipe (256 KiB, 1.5 s of 44.1 kHz stereo) lets
+            // a sleeping show wake only a few times a second, and a nap takes at most a third of what it holds.
+            let pipeBytes = PipeCapacity.grow(fd, toAtLeast: 262_144) ?? 65_536
+            let bytesPerSecond = max(1, format.sampleRate * format.bytesPerFrame)
+            let longestNap = Duration.nanoseconds(Int64(clamping: pipeBytes / 3 * 1_000_000_000 / bytesPerSecond))
 
             /// Reads until the pipe is empty (a short read), a block per read.
             func drain() throws(LightShowError) -> Drained {
@@ -141,7 +151,7 @@ public final class RawPCMSource: AudioSource {
                 recorder.alive()
                 // Asleep, the reader takes what piled up during a nap, one wake-up for many writes; otherwise it
                 // waits for the next write.
-                let napped = pace?.napIfAsleep() == true
+                let napped = pace?.napIfAsleep(upTo: longestNap) == true
                 guard Self.waitForInput(fd, milliseconds: napped ? 0 : 50) else { continue }
                 if case .finished = try drain() { return }
             }

@@ -6,9 +6,9 @@ import Synchronization
 /// show itself. Asleep, the reader naps between reads and takes what piled up in the pipe meanwhile; waking the
 /// show (sound in a nap's backlog, or a command) ends the nap at once.
 public final class ReaderPace: Sendable {
-    /// The longest nap: short enough for a stop request to be noticed within 100 ms, and well inside what a pipe
-    /// holds (64 KiB is 170 ms of 48 kHz 32-bit stereo), so the writer never blocks on us.
-    public static let longestNap: Duration = .milliseconds(90)
+    /// The longest nap: the watchdog and a late sound may wait this long, and a pipe must hold this much audio
+    /// with room to spare so the writer never blocks on us.
+    public static let longestNap: Duration = .milliseconds(250)
 
     private let asleep = Atomic<Bool>(false)
     private let awoken: WakeSignal
@@ -23,13 +23,19 @@ public final class ReaderPace: Sendable {
         if newValue { awoken.consume() } else { awoken.signal() }
     }
 
+    /// Ends a nap at once without waking the consumer's show: the reader is asked to stop.
+    public func interrupt() {
+        set(asleep: false)
+    }
+
     public var isAsleep: Bool { asleep.load(ordering: .relaxed) }
 
-    /// On the reader thread: while the consumer sleeps, waits up to `longestNap` or until it wakes.
-    /// True when it napped (whatever piled up meanwhile should be read now, without waiting for input).
-    public func napIfAsleep() -> Bool {
+    /// On the reader thread: while the consumer sleeps, waits up to `limit` (at most `longestNap`) or until the
+    /// consumer wakes or the reader is interrupted. True when it napped (whatever piled up meanwhile should be
+    /// read now, without waiting for input).
+    public func napIfAsleep(upTo limit: Duration) -> Bool {
         guard isAsleep else { return false }
-        _ = awoken.wait(for: Self.longestNap)
+        _ = awoken.wait(for: min(limit, Self.longestNap))
         return true
     }
 }
