@@ -101,11 +101,16 @@ struct CaptureSupervisor: Sendable {
         }
     }
 
-    /// Waits up to `seconds`, returning early on cancellation or a restart request.
+    /// Waits up to `seconds`, returning early on cancellation or a restart request; nothing polls meanwhile (after a
+    /// file ends the daemon may wait here for good).
     private func waitForRestart(seconds: Double) async {
-        let deadline = ContinuousClock.now.advanced(by: .seconds(min(seconds, 1e9)))
-        while !Task.isCancelled, !state.isRestartRequested, ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(50))
+        let wait = Task { _ = try? await Task.sleep(for: .seconds(min(seconds, 1e9))) }
+        let requested = state.capture.withLock { capture in
+            capture.wait = wait
+            return capture.restartRequested
         }
+        if requested { wait.cancel() }
+        await withTaskCancellationHandler { await wait.value } onCancel: { wait.cancel() }
+        state.capture.withLock { $0.wait = nil }
     }
 }

@@ -15,6 +15,8 @@ public final class DaemonState: Sendable {
         /// The engine's run, cancelled when a reload names another input.
         var run: Task<Void, any Error>?
         var restartRequested = false
+        /// The supervisor's wait between attempts, ended early by a restart request.
+        var wait: Task<Void, Never>?
     }
 
     private let current: Mutex<Configuration>
@@ -60,11 +62,12 @@ public final class DaemonState: Sendable {
 
     /// Closes the current input and opens the configured one again (after a reload changed `[input]`).
     func restartCapture() {
-        let run = capture.withLock { capture in
+        let (run, wait) = capture.withLock { capture in
             capture.restartRequested = true
-            return capture.run
+            return (capture.run, capture.wait)
         }
         run?.cancel()
+        wait?.cancel()
     }
 
     /// True (once) when a restart was asked for since the last call.
@@ -74,6 +77,4 @@ public final class DaemonState: Sendable {
             return capture.restartRequested
         }
     }
-
-    var isRestartRequested: Bool { capture.withLock { $0.restartRequested } }
 }
