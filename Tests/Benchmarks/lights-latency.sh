@@ -4,9 +4,11 @@
 # which feeds numbered frames (bass level (i mod 255 + 1)/255) to the configured outputs at a steady rate and
 # prints when it handed each one over (CLOCK_MONOTONIC, the clock Python's time.monotonic_ns reads too).
 #   1. frame → packet latency: DDP fixtures (white bass, gamma 1) at 60 fps fed at 60 fps; each frame matched to
-#      the first packet carrying its value. Median and p99. This is the lights' own share of the audio → light
-#      path; the audio onset → frame part is the engine's, measured with the terminal path once the daemon
-#      feeds the lights (not wired here yet).
+#      the first packet carrying its value. Median and p99: the lights' own share of the audio → light path.
+#   1b. audio onset → light, side by side with the terminal path in the same run: the paced tone bursts of
+#      cava-live.sh (lib/bursts.py) written at once into `lightshow daemon` (three white DDP fixtures at 60 fps)
+#      and `lightshow analyze` (the frames the terminal draws), both on fifos; latency from each burst's write to
+#      its band's half rise, in the fixture's channel and in analyze's line. Goal: lights ≤ terminal + 5 ms.
 #   2. output rate jitter: a 300-pixel DDP strip at 44 fps fed at 60 fps; p99 interval between frames (PUSH
 #      packets) against the nominal 22.7 ms. Goal: ≤ 1.5× nominal.
 #   3. CPU per output: four 300-pixel strips at 44 fps against no output, same feed, for the same time; the
@@ -23,10 +25,12 @@ here=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-python3 - "$BIN" "$work" "$SECONDS_EACH" <<'PY'
+python3 - "$BIN" "$work" "$SECONDS_EACH" "$here/Tests/Benchmarks/lib" <<'PY'
 import os, signal, socket, statistics, subprocess, sys, threading, time
 
 binary, work, seconds = sys.argv[1], sys.argv[2], float(sys.argv[3])
+sys.path.insert(0, sys.argv[4])
+import bursts
 
 class Receiver:
     """DDP on 127.0.0.1: arrival time, first data byte and PUSH flag of every packet."""
@@ -36,7 +40,7 @@ class Receiver:
         self.sock.bind(("127.0.0.1", 0))
         self.sock.settimeout(0.2)
         self.port = self.sock.getsockname()[1]
-        self.packets, self.running = [], True
+        self.packets, self.payloads, self.running = [], [], True
         self.thread = threading.Thread(target=self.run, daemon=True)
         self.thread.start()
     def run(self):
@@ -46,6 +50,7 @@ class Receiver:
             now = time.monotonic_ns()
             if len(data) >= 11 and data[0] & 0xC0 == 0x40:
                 self.packets.append((now, data[10], bool(data[0] & 1), int.from_bytes(data[4:8], "big")))
+                self.payloads.append((now, data[10:]))
     def stop(self):
         self.running = False
         self.thread.join()
@@ -96,7 +101,39 @@ print(f"lights-latency: all on 127.0.0.1, {seconds:g} s a run, {binary}")
 print(f"  frame → DDP packet latency (60 fps fed at 60 fps): {len(latencies)}/{len(frames)} frames matched")
 if latencies:
     print(f"    median {statistics.median(latencies):.3f} ms   p99 {percentile(latencies, 99):.3f} ms   max {max(latencies):.3f} ms")
-print("    terminal path side by side: n/a until the daemon feeds the lights (then: audio onset → packet vs → frame)")
+
+# 1b. Audio onset → light against audio onset → terminal frame, the same bursts in one run.
+payload, onsets, total_frames = bursts.signal(rounds=4, preroll=1.0)
+os.mkfifo(f"{work}/daemon.fifo"); os.mkfifo(f"{work}/analyze.fifo"); os.mkdir(f"{work}/run")
+receiver = Receiver()
+white = "".join(f'[bands.{band}]\ncolor = "#FFFFFF"\n' for band in ("bass", "mid", "treble"))
+with open(f"{work}/e2e.toml", "w") as f:
+    f.write(white + "\n[[lights]]\n" + "".join(f"{k} = {v}\n" for k, v in ddp(receiver.port, layout='"fixtures"', fps=60).items()))
+daemon = subprocess.Popen([binary, "daemon", "--config", f"{work}/e2e.toml", "--input", f"fifo:{work}/daemon.fifo",
+                           "--player", "none", "--fps", "60"], env=dict(os.environ, XDG_RUNTIME_DIR=f"{work}/run"),
+                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+analyze = subprocess.Popen([binary, "analyze", "--config", f"{work}/e2e.toml", "--input", f"fifo:{work}/analyze.fifo",
+                            "--player", "none", "--fps", "60", "--format", "ascii"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+lines, readers = bursts.read_lines({"analyze": analyze})
+fds = [os.open(f"{work}/{name}.fifo", os.O_WRONLY) for name in ("daemon", "analyze")]
+def write_both(_, chunk):
+    for fd in fds: os.write(fd, chunk)
+written_at = bursts.paced_write(payload, total_frames, write_both)
+for fd in fds: os.close(fd)
+for process in (daemon, analyze):
+    process.send_signal(signal.SIGINT)
+    process.wait()
+for reader in readers: reader.join(timeout=2)
+receiver.stop()
+# Each fixture's red channel is its band's level (white, gamma 1), on the analyze lines' 0…1000 scale.
+light_series = [(now / 1e9, [round(data[3 * band] * 1000 / 255) for band in range(3)])
+                for now, data in receiver.payloads if len(data) >= 9]
+print(f"  audio onset → light vs → terminal frame ({len(onsets)} tone bursts across the bands, same run):")
+bursts.header(width=22)
+_, terminal = bursts.row("terminal (analyze)", lines["analyze"], 0, 1, onsets, written_at, width=22)
+_, light = bursts.row("light (daemon → DDP)", light_series, 0, 1, onsets, written_at, width=22)
+verdict = "met" if light <= terminal + 5 else "MISSED"
+print(f"    lights {light - terminal:+.1f} ms against the terminal path (goal ≤ +5 ms: {verdict}); cpu columns not measured here")
 
 # 2. Jitter at 44 fps.
 receiver = Receiver()
