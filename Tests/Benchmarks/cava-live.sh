@@ -4,7 +4,7 @@
 # moment into two fifos: one read by cava (fifo input, raw ascii output, 3 bars, 60 fps, its own config file), the
 # other by `lightshow analyze --input fifo:… --format ascii --fps 60`. Every output line is timestamped on arrival.
 # Reports, for both: CPU-seconds per second of audio, and the median and maximum latency from each burst's onset
-# to its band reaching half its rise. Targets: lightshow CPU ≤ 1/3 of cava's, median latency ≤ 1/2 of cava's.
+# to its band reaching half its rise. Targets: lightshow CPU ≤ 0.2 of cava's, median latency ≤ 0.3 of cava's.
 set -euo pipefail
 
 BIN=${LIGHTSHOW_BIN:-.build/release/lightshow}
@@ -67,8 +67,8 @@ header()
 results = {name: row(name, lines[name], usage[name], audio_seconds, bursts, written_at) for name in ("lightshow", "cava")}
 (cpu_l, med_l), (cpu_c, med_c) = results["lightshow"], results["cava"]
 cpu_ratio, latency_ratio = cpu_l / cpu_c, med_l / med_c
-print(f"  lightshow / cava CPU             {cpu_ratio:.3f}  (target ≤ 0.333: {'met' if cpu_ratio <= 1/3 else 'MISSED'})")
-print(f"  lightshow / cava median latency  {latency_ratio:.3f}  (target ≤ 0.5: {'met' if latency_ratio <= 0.5 else 'MISSED'})")
+print(f"  lightshow / cava CPU             {cpu_ratio:.3f}  (target ≤ 0.20: {'met' if cpu_ratio <= 0.2 else 'MISSED'})")
+print(f"  lightshow / cava median latency  {latency_ratio:.3f}  (target ≤ 0.30: {'met' if latency_ratio <= 0.3 else 'MISSED'})")
 if not lines["lightshow"] or not lines["cava"]:
     sys.exit("cava-live: a tool printed no frames")
 PY

@@ -3,7 +3,7 @@
 # real-time-paced 44.1 kHz 16-bit stereo PCM through a fifo, at 60 fps. Measures CPU-seconds per audio-second
 # (from /proc/PID/task/*/schedstat) and bytes per second sent to the terminal (the pane's output recorded by `script -f`),
 # and compares them with cava and with a naive full redraw (an SGR pair and a glyph for every cell, every frame).
-# Targets: CPU ≤ 1/2 of cava's; bytes/s ≤ 1/10 of the naive full redraw.
+# Targets: CPU ≤ 0.33 of cava's; bytes/s ≤ 1/20 of the naive full redraw.
 set -euo pipefail
 
 BIN=${LIGHTSHOW_BIN:-.build/release/lightshow}
@@ -111,7 +111,7 @@ awk -v w=$((W1 - W0)) -v c=$((C1 - C0)) -v wb=$((WB1 - WB0)) -v cb=$((CB1 - CB0)
     # Naive full redraw: ESC[38;2;R;G;B;48;2;R;G;Bm (3-digit channels) and a 3-byte ▀, for every cell, every frame.
     naive = cells * (length("\033[38;2;128;128;128;48;2;128;128;128m") + 3) * fps
     printf "watch-vs-cava over %.1f s of audio (160x48, %d fps)\n", s, fps
-    printf "  CPU-s per audio-s: watch %.4f  cava %.4f  ratio %.2f (target <= 0.50)\n", wcpu, ccpu, (ccpu > 0 ? wcpu / ccpu : 0)
+    printf "  CPU-s per audio-s: watch %.4f  cava %.4f  ratio %.2f (target <= 0.33)\n", wcpu, ccpu, (ccpu > 0 ? wcpu / ccpu : 0)
     printf "  bytes/s to the terminal: watch %.0f  cava %.0f  naive full redraw %.0f\n", wb / s, cb / s, naive
-    printf "  watch / naive full redraw %.3f (target <= 0.10); watch / cava %.1f\n", wb / s / naive, (cb > 0 ? wb / cb : 0)
+    printf "  watch / naive full redraw %.3f (target <= 0.05); watch / cava %.1f\n", wb / s / naive, (cb > 0 ? wb / cb : 0)
 }'
