@@ -24,17 +24,6 @@ import TestSupport
         zip(a, b).allSatisfy { abs(Int($0) - Int($1)) <= tolerance }
     }
 
-    @Test(arguments: [PNGEncoder.Filter.none, .sub, .up])
-    func everyFilterDecodesToTheSamePixels(filter: PNGEncoder.Filter) throws {
-        let scene = Scene(frame: ShowFrame(index: 0, time: 1, levels: BandLevels(bass: 0.3, mid: 0.6, treble: 0.9), state: .playing, title: "Filters"), width: 320, height: 180)
-        let image = FrameRenderer().render(scene)
-        let dir = try TemporaryDirectory("filters")
-        for compression in [PNGEncoder.Compression.runLength, .zlib(level: 1, runLength: true), .zlib(level: 6, runLength: false)] {
-            let path = try dir.write("f.png", Data(try PNGEncoder(filter: filter, compression: compression).encode(image)))
-            #expect(try DecodedPNG(path: path).rgb == image.pixels, "\(filter) \(compression)")
-        }
-    }
-
     @Test func lightCentresAreTheirColourAtTheirLevelOverTheBackground() throws {
         let levels = BandLevels(bass: 0.8, mid: 0.35, treble: 1)
         let frame = ShowFrame(index: 0, time: 12, levels: levels, state: .playing, title: "Centres")

@@ -98,13 +98,7 @@ public final class FrameSequenceWriter: @unchecked Sendable {
 
     private func work() {
         let renderer = FrameRenderer()
-        let encoder: PNGEncoder
-        do {
-            encoder = try PNGEncoder()
-        } catch {
-            fail(RecordingError("cannot start the PNG encoder: \(error)"), at: 0)
-            return
-        }
+        let encoder = PNGEncoder()
         while let frame = queue.pop() {
             if locked({ frame.index >= failedIndex }) { continue }
             let temporary = directory.file(OutputDirectory.temporaryName(frame.index))
