@@ -26,8 +26,9 @@ let package = Package(
         .systemLibrary(name: "CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        // libdeflate's SIMD Adler-32 and CRC-32, for the PNG encoder.
-        .systemLibrary(name: "CLibDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
+        // libdeflate's SIMD Adler-32 and CRC-32, for the PNG encoder. Linked from its static archive (the module map
+        // links ":libdeflate.a"), so the binary needs no libdeflate0 where it is installed.
+        .systemLibrary(name: "CLibDeflate", providers: [.apt(["libdeflate-dev"])]),
         // glibc's timerfd, for the viewer's one-shot deadlines.
         .systemLibrary(name: "CTimerFD"),
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
