@@ -1,5 +1,6 @@
 public import LightShowCore
 import LightShowAudio
+import LightShowSystem
 import LightShowNowPlaying
 import Logging
 
@@ -201,6 +202,8 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
         frameIndex += 1
         lastEmit = clock.now
         try output.show(frame)
+        // Two seconds into the show, start-up is over: its code needn't stay resident.
+        if frameIndex == Int(2 * framesPerSecond) { ResidentCode.releaseStartupPages() }
     }
 
     /// Applies what the machine decided: logs the change once, with its reason, and starts its effect.
