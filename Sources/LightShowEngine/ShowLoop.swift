@@ -116,7 +116,7 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
         let before = (state: machine.state, title: nowPlaying.title)
         defer {
             armTimer()
-            pace?.set(asleep: isAsleep)
+            updatePace()
         }
         switch event {
         case .player(.status(let status)):
@@ -180,8 +180,15 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
             try emit(time: time, live: frame.levels, output)
         }
         armTimer()
-        pace?.set(asleep: isAsleep)
+        updatePace()
         return wantsMore
+    }
+
+    /// Tells the reader whether the show sleeps. Falling asleep ends start-up too, when it comes before two seconds
+    /// of frames did.
+    private func updatePace() {
+        pace?.set(asleep: isAsleep)
+        if isAsleep { ResidentCode.releaseStartupPages() }
     }
 
     /// Draws one frame, unless the show is already dark and the dark frame went out. `seconds` is the show time

@@ -15,7 +15,7 @@ public enum ResidentCode {
 
     /// Once per process; later calls do nothing.
     public static func releaseStartupPages() {
-        guard !released.exchange(true, ordering: .relaxed) else { return }
+        guard !released.load(ordering: .relaxed), !released.exchange(true, ordering: .relaxed) else { return }
         releaseCodePages()
     }
 
