@@ -29,9 +29,9 @@ public final class DaemonService: Service, Sendable {
     let lights: LightsOutputs
     /// One reload at a time: SIGHUP and `ctl reload` may race.
     private let reloading = Mutex(())
-    private let connectionCounts = Mutex<(@Sendable () -> (clients: Int, subscribers: Int))?>(nil)
+    private let connectionCounts = Mutex<Callback<Void, (clients: Int, subscribers: Int)>?>(nil)
     /// Tells subscribers the scene (set once the control server runs).
-    private let sceneOutlet = Mutex<(@Sendable (JSONValue) -> Void)?>(nil)
+    private let sceneOutlet = Mutex<Callback<JSONValue, Void>?>(nil)
 
     /// Loads the configuration and finds the control socket. Throws a `UserFacingError`: 78 for a bad config
     /// (every problem listed), 66 for a missing `--config` file.
@@ -69,8 +69,8 @@ public final class DaemonService: Service, Sendable {
         } catch {
             throw LightShowError("control socket \(socketPath): \(error)", exitStatus: .ioError)
         }
-        connectionCounts.withLock { $0 = { server.connectionCounts } }
-        sceneOutlet.withLock { $0 = { server.publishScene($0) } }
+        connectionCounts.withLock { $0 = Callback { server.connectionCounts } }
+        sceneOutlet.withLock { $0 = Callback { server.publishScene($0) } }
         publishScene(configuration)
         server.start()
         logger.info("control socket \(socketPath)")
@@ -123,7 +123,7 @@ public final class DaemonService: Service, Sendable {
     public var status: DaemonStatus {
         let configuration = state.configuration
         let source = state.source
-        let counts = connectionCounts.withLock { $0 }?() ?? (clients: 0, subscribers: 0)
+        let counts = connectionCounts.withLock { $0 }?.call(()) ?? (clients: 0, subscribers: 0)
         return DaemonStatus(
             input: configuration.input.source,
             sampleRate: source?.sampleRate,
@@ -225,7 +225,7 @@ public final class DaemonService: Service, Sendable {
 
     private func publishScene(_ configuration: Configuration) {
         let event = ShowSceneEvent.encode(Scene.Style(configuration))
-        sceneOutlet.withLock { $0 }?(event)
+        sceneOutlet.withLock { $0 }?.call(event)
     }
 
     /// Sends `STATUS=` whenever the line changes (checked twice a second).
