@@ -123,7 +123,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["LightShowCore", "LightShowSystem", "CPNG"], path: "Tests/TestSupport"),
         .testTarget(name: "LightShowCoreTests", dependencies: ["LightShowCore", "TestSupport"]),
         .testTarget(name: "LightShowSystemTests", dependencies: ["LightShowSystem"]),
-        .testTarget(name: "LightShowConfigTests", dependencies: ["LightShowConfig", "TestSupport"]),
+        .testTarget(name: "LightShowConfigTests", dependencies: ["LightShowConfig", "LightShowSystem", "TestSupport"]),
         .testTarget(name: "LightShowAnalysisTests", dependencies: ["LightShowAnalysis", "TestSupport"]),
         .testTarget(name: "LightShowAudioTests", dependencies: ["LightShowAudio", "LightShowAnalysis", "LightShowSystem", "TestSupport"]),
         .testTarget(name: "LightShowRenderTests", dependencies: ["LightShowRender", "TestSupport", "CZlib"]),

@@ -24,9 +24,9 @@ public enum ConfigurationLoader {
             let refused = ConfigDiagnostic(.error, keyPath: nil, "refused before parsing: \(message)", line: line)
             return ConfigurationReport(configuration: base, diagnostics: [refused])
         }
-        let root: TOMLTable
+        let document: TOMLDocument
         do {
-            root = try TOMLTable(string: text)
+            document = try TOMLDocument(parsing: text)
         } catch let error as TOMLParseError {
             let syntax = ConfigDiagnostic(
                 .error, keyPath: nil, syntaxMessage(error.description),
@@ -36,7 +36,7 @@ public enum ConfigurationLoader {
         } catch {
             return ConfigurationReport(configuration: base, diagnostics: [ConfigDiagnostic(.error, keyPath: nil, "\(error)")])
         }
-        let (configuration, collector) = readSections(of: root, text: text, over: base)
+        let (configuration, collector) = readSections(of: document.root, text: text, over: base)
         return ConfigurationReport(configuration: configuration, diagnostics: collector.diagnosticsInFileOrder)
     }
 
@@ -64,8 +64,8 @@ public enum ConfigurationLoader {
     /// Every key path the sections read, found by reading `text` (which should have every table):
     /// lets tests hold the shipped config file and the code to the same set of keys.
     static func knownKeyPaths(readingAllOf text: String) -> [String] {
-        guard ConfigTextLimits().violation(in: text) == nil, let root = try? TOMLTable(string: text) else { return [] }
-        return readSections(of: root, text: text, over: .defaults).1.knownKeyPaths
+        guard ConfigTextLimits().violation(in: text) == nil, let document = try? TOMLDocument(parsing: text) else { return [] }
+        return readSections(of: document.root, text: text, over: .defaults).1.knownKeyPaths
     }
 
     /// Reads the file at `path` over `base`. Throws only when the file can't be read (exit 66);

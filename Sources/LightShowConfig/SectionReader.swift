@@ -20,7 +20,8 @@ final class SectionReader {
     /// A number (integer or float) within `range`; `limits` names the bounds in messages ("the", "the axis").
     func number(_ key: String, in range: ClosedRange<Double>, limits: String = "the") -> Double? {
         guard let value = value(key) else { return nil }
-        guard let number = value.int.map(Double.init) ?? value.double else {
+        let scalar = TOMLScalar(value)
+        guard let number = scalar.int.map(Double.init) ?? scalar.double else {
             return mismatch(key, expected: "a number", found: value)
         }
         guard number.isFinite else { return problem(key, "expected a finite number, found \(number)") }
@@ -30,7 +31,7 @@ final class SectionReader {
     /// A whole number within `range`.
     func integer(_ key: String, in range: ClosedRange<Int>) -> Int? {
         guard let value = value(key) else { return nil }
-        guard let number = value.int else { return mismatch(key, expected: "an integer", found: value) }
+        guard let number = TOMLScalar(value).int else { return mismatch(key, expected: "an integer", found: value) }
         guard range.contains(number) else {
             let (bound, limit) = number < range.lowerBound ? ("below", "minimum \(range.lowerBound)") : ("above", "maximum \(range.upperBound)")
             return problem(key, "\(number) is \(bound) the \(limit)")
@@ -40,20 +41,20 @@ final class SectionReader {
 
     func string(_ key: String) -> String? {
         guard let value = value(key) else { return nil }
-        guard let text = value.string else { return mismatch(key, expected: "a string", found: value) }
+        guard let text = TOMLScalar(value).string else { return mismatch(key, expected: "a string", found: value) }
         return text
     }
 
     func boolean(_ key: String) -> Bool? {
         guard let value = value(key) else { return nil }
-        guard let flag = value.bool else { return mismatch(key, expected: "true or false", found: value) }
+        guard let flag = TOMLScalar(value).bool else { return mismatch(key, expected: "true or false", found: value) }
         return flag
     }
 
     /// A string that `parse` turns into a value; `expected` describes the accepted form for messages.
     func parsed<T>(_ key: String, expected: String, _ parse: (String) -> T?) -> T? {
         guard let value = value(key) else { return nil }
-        guard let text = value.string else { return mismatch(key, expected: expected, found: value) }
+        guard let text = TOMLScalar(value).string else { return mismatch(key, expected: expected, found: value) }
         guard let result = parse(text) else { return problem(key, "expected \(expected), found \"\(text)\"") }
         return result
     }
