@@ -85,6 +85,8 @@ import Glibc
     @Test func duplicateKeysAreAnErrorAndRunNothing() async throws {
         let directory = try TemporaryDirectory("ls-hostile-dup")
         let (daemon, _) = try await Self.startedDaemon(directory, config: "[input]\nsource = \"demo\"\n")
+        // Playing first (the demo's first frames), so a `stop` that ran would show.
+        #expect(await OffPool.until(timeout: 10) { (try? Self.status(daemon)["result"]?["state"]) == "playing" })
         let client = try ControlClient(path: daemon.socketPath, timeoutSeconds: 30)
         try client.send(Array(#"{"id":1,"cmd":"status","cmd":"stop"}"#.utf8) + [10])
         let reply = try #require(try client.readJSON())
