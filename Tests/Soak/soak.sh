@@ -2,12 +2,15 @@
 # Soak: the daemon for SOAK_SECONDS (default 3600) at 60 fps, fed by a real MPD through its fifo output, with two
 # subscribers, `ctl status` every second, a reload every 5 s (good and bad files in turn) and MPD killed (SIGKILL)
 # and restarted every minute. Reports RSS and open fds at the start (after a warm-up) and the end, and failures.
-# Usage: Tests/Soak/soak.sh [LIGHTSHOW_BINARY]    (make soak; SOAK_SECONDS=300 for a short run)
+# Usage: Tests/Soak/soak.sh [LIGHTSHOW_BINARY]    (make soak: the release binary; SOAK_SECONDS=300 for a short run)
 # Exit status: 0 when nothing failed (no failed status, no unexpected reload result, daemon and subscribers alive).
 set -uo pipefail
-ls="$(realpath "${1:-.build/debug/lightshow}")"
+ls="$(realpath "${1:-.build/release/lightshow}")"
 seconds="${SOAK_SECONDS:-3600}"
-warmup="${SOAK_WARMUP:-30}"
+# The start figures are taken once every path has run: reloads good and bad, status, and the first MPD restart (at
+# 60 s). Code pages a path touches the first time (the show maps its code page by page, see ResidentCode) are not
+# growth.
+warmup="${SOAK_WARMUP:-90}"
 work="$(mktemp -d /tmp/lightshow-soak.XXXXXX)"
 pids=()
 mpd_pid=""
