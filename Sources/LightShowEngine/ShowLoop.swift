@@ -52,7 +52,9 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
     private var sentDarkFrame = false
     /// When to check whether the source stalled and the screen needs a frame (live only).
     private var refreshDeadline: C.Instant?
-    private var timer: (deadline: C.Instant, task: Task<Void, Never>)?
+    /// The armed timer: when it fires, and its task. Kept apart so the check after every block copies no task.
+    private var timerDeadline: C.Instant?
+    private var timerTask: Task<Void, Never>?
 
     init(
         clock: C, followAudio: ((Double) -> Void)?, analyzer: any BlockAnalyzer, spec: InputSpec, sampleRate: Int,
@@ -95,8 +97,8 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
     /// to the dark frame, one frame interval apart.
     mutating func finish(_ output: SinkFanOut) throws {
         apply(machine.inputEnded())
-        timer?.task.cancel()
-        timer = nil
+        timerTask?.cancel()
+        (timerDeadline, timerTask) = (nil, nil)
         refreshDeadline = nil
         guard fadeOutTail else { return }
         let (startSeconds, startTime) = (showSeconds, lastAudioTime + skippedSeconds)
@@ -138,7 +140,7 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
             analyzer.reconfigure(analysis: configuration.analysis, bands: configuration.bands)
             silenceThresholdDBFS = configuration.analysis.silenceThresholdDBFS
         case .timer:
-            timer = nil
+            (timerDeadline, timerTask) = (nil, nil)
             apply(machine.timeoutTriggered())
             try refreshIfStalled(output)
         }
@@ -259,14 +261,15 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
         case let (deadline?, nil), let (nil, deadline?): wanted = deadline
         case (nil, nil): return
         }
-        if let timer, timer.deadline <= wanted { return }
-        timer?.task.cancel()
+        if let timerDeadline, timerDeadline <= wanted { return }
+        timerTask?.cancel()
         let clock = clock, inbox = inbox
-        timer = (wanted, Task {
+        timerDeadline = wanted
+        timerTask = Task {
             do {
                 try await clock.sleep(until: wanted, tolerance: nil)
                 inbox.yield(.timer)
             } catch {}
-        })
+        }
     }
 }
