@@ -34,8 +34,9 @@ let package = Package(
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         // libpng's simplified read API: the tests' independent PNG decoder.
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
-        // libpulse's asynchronous API: native capture from PulseAudio and pipewire-pulse.
-        .systemLibrary(name: "CPulse", pkgConfig: "libpulse", providers: [.apt(["libpulse-dev"])]),
+        // libpulse's asynchronous API: native capture from PulseAudio and pipewire-pulse. Headers only: the library is
+        // opened at run time (PulseLibrary), so no pkg-config, which would link it.
+        .systemLibrary(name: "CPulse", providers: [.apt(["libpulse-dev"])]),
         // sd-bus: the session bus, for MPRIS players.
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
 

@@ -28,6 +28,11 @@ struct DevicesCommand: AsyncParsableCommand {
     private func pulseLines() -> [String] {
         let list: PulseDeviceList
         do {
+            try PulseLibrary.load()
+        } catch {
+            return ["\(error.message): --input pulse is not available."]
+        }
+        do {
             list = try PulseDeviceList.current()
         } catch {
             return ["No PulseAudio or PipeWire server answers (\(SafeText.sanitized(error.message, limit: 200))): --input pulse has nothing to record."]

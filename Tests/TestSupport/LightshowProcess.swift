@@ -36,14 +36,21 @@ public enum LightshowProcess {
     }
 
     /// Runs `lightshow arguments…` to completion, feeding `stdin` if given, and returns its status and output.
+    /// `launcher`, if given, runs it instead: `launcher… /path/to/lightshow arguments…`.
     public static func run(
         _ arguments: [String],
         stdin: Data? = nil,
-        environment: [String: String] = [:]
+        environment: [String: String] = [:],
+        launcher: [String] = []
     ) throws -> Result {
         let process = Process()
-        process.executableURL = executableURL
-        process.arguments = arguments
+        if let first = launcher.first {
+            process.executableURL = URL(fileURLWithPath: first)
+            process.arguments = launcher.dropFirst() + [executableURL.path] + arguments
+        } else {
+            process.executableURL = executableURL
+            process.arguments = arguments
+        }
         var env = ProcessInfo.processInfo.environment
         for (key, value) in environment { env[key] = value }
         process.environment = env

@@ -25,6 +25,11 @@ public final class PulseCaptureSource: AudioSource {
     ///   session's own server).
     public init(source: String?, waitsForServer: Bool = false, server: String? = nil) throws(LightShowError) {
         let spec = InputSpec.pulse(source: source)
+        do {
+            try PulseLibrary.load()
+        } catch {
+            throw LightShowError("input \(spec): \(error.message)", exitStatus: .ioError)
+        }
         let logger = Logger(label: "lightshow.capture")
         let inbox: PulseInbox
         do {

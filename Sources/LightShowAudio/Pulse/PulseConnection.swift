@@ -15,6 +15,7 @@ final class PulseConnection: @unchecked Sendable {
     /// Creates the context and starts connecting (without autospawning a server); `.ready` or `.failed` follows.
     /// - Parameter server: a server address (`unix:/path`); nil = libpulse's default (`PULSE_SERVER`, the session's).
     init(inbox: PulseInbox, server: String? = nil) throws(LightShowError) {
+        try PulseLibrary.load()
         guard let mainloop = pa_threaded_mainloop_new() else {
             throw LightShowError("input pulse: libpulse could not create its mainloop", exitStatus: .ioError)
         }
