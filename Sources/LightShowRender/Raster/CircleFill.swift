@@ -21,26 +21,59 @@ extension Framebuffer {
             for y in rows {
                 guard let span = CircleRowSpan(circle: circle, y: y, width: width) else { continue }
                 let row = base + y * width * 3
-                // Inside the circle the background often repeats (a vertical gradient has constant rows):
-                // blend each distinct background colour once.
-                var lastBackground: (UInt8, UInt8, UInt8) = (0, 0, 0)
-                var lastBlended: (UInt8, UInt8, UInt8)?
-                for x in span.first...span.last {
-                    let pixel = row + x * 3
-                    if span.isFull(x) {
-                        let background = (pixel[0], pixel[1], pixel[2])
-                        if let blended = lastBlended, background == lastBackground {
-                            pixel[0] = blended.0; pixel[1] = blended.1; pixel[2] = blended.2
-                        } else {
-                            pixel.blendPixel(r, g, b, a16)
-                            lastBackground = background
-                            lastBlended = (pixel[0], pixel[1], pixel[2])
-                        }
-                        continue
-                    }
-                    let a = CircleRowSpan.alpha(a16, coverage: span.coverage(x))
-                    if a > 0 { pixel.blendPixel(r, g, b, a) }
+                let fullFirst = max(span.first, span.fullStart), fullLast = min(span.last, span.fullEnd)
+                guard fullFirst <= fullLast else {
+                    Self.blendEdge(row, span, span.first..<span.last + 1, r, g, b, a16)
+                    continue
                 }
+                Self.blendEdge(row, span, span.first..<fullFirst, r, g, b, a16)
+                Self.blendInterior(row + fullFirst * 3, count: fullLast - fullFirst + 1, r, g, b, a16)
+                Self.blendEdge(row, span, fullLast + 1..<span.last + 1, r, g, b, a16)
+            }
+        }
+    }
+
+    /// The anti-aliased pixels of a row: each blended by its coverage.
+    @inline(__always)
+    private static func blendEdge(
+        _ row: UnsafeMutablePointer<UInt8>, _ span: CircleRowSpan, _ xs: Range<Int>,
+        _ r: Int32, _ g: Int32, _ b: Int32, _ a16: Int32
+    ) {
+        for x in xs {
+            let a = CircleRowSpan.alpha(a16, coverage: span.coverage(x))
+            if a > 0 { (row + x * 3).blendPixel(r, g, b, a) }
+        }
+    }
+
+    /// `count` fully covered pixels from `start` (inside a disc, or a rectangle's row). The background there is
+    /// often one colour across the row (a vertical gradient has constant rows): then one pixel is blended and copied
+    /// over the rest, otherwise each distinct background colour is blended once.
+    @inline(__always)
+    private static func blendInterior(
+        _ start: UnsafeMutablePointer<UInt8>, count: Int, _ r: Int32, _ g: Int32, _ b: Int32, _ a16: Int32
+    ) {
+        // A run equal to itself shifted by one pixel is one colour throughout.
+        if count > 1, memcmp(start, start + 3, (count - 1) * 3) == 0 {
+            start.blendPixel(r, g, b, a16)
+            var filled = 1
+            while filled < count {
+                let copied = min(filled, count - filled)
+                (start + filled * 3).update(from: start, count: copied * 3)
+                filled += copied
+            }
+            return
+        }
+        var lastBackground: (UInt8, UInt8, UInt8) = (0, 0, 0)
+        var lastBlended: (UInt8, UInt8, UInt8)?
+        for x in 0..<count {
+            let pixel = start + x * 3
+            let background = (pixel[0], pixel[1], pixel[2])
+            if let blended = lastBlended, background == lastBackground {
+                pixel[0] = blended.0; pixel[1] = blended.1; pixel[2] = blended.2
+            } else {
+                pixel.blendPixel(r, g, b, a16)
+                lastBackground = background
+                lastBlended = (pixel[0], pixel[1], pixel[2])
             }
         }
     }
@@ -66,11 +99,7 @@ extension Framebuffer {
         pixels.withUnsafeMutableBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }
             for y in y0..<y1 {
-                var pixel = base + (y * width + x0) * 3
-                for _ in x0..<x1 {
-                    pixel.blendPixel(r, g, b, a16)
-                    pixel += 3
-                }
+                Self.blendInterior(base + (y * width + x0) * 3, count: x1 - x0, r, g, b, a16)
             }
         }
     }
