@@ -7,8 +7,9 @@ public final class FrameRenderer {
     private var background: Framebuffer?
     private var backgroundGradient: LinearGradient?
     private var canvas: Framebuffer?
-    /// The pixel rows where `canvas` differs from `background`; nil when unknown (all of them).
-    private var paintedRows: Range<Int>?
+    /// The pixel rows where `canvas` differs from `background` (the lights' rows, the toolbar's); nil when unknown
+    /// (all of them).
+    private var paintedRows: [Range<Int>]?
     private var font: FontFace?
     private var fontTried: Int?
 
@@ -23,17 +24,22 @@ public final class FrameRenderer {
         let layout = scene.layout
         _ = backgroundImage(width: layout.width, height: layout.height, gradient: scene.background)
         var image = reusedCanvas(layout.width, layout.height)
-        var painted: Range<Int>? = 0..<0
+        var lights: Range<Int> = 0..<0
         for light in scene.lights {
             image.fillCircle(light.circle, color: light.color, alpha: light.level)
-            if let rows = Framebuffer.rows(touchedBy: light.circle, height: image.height), let sofar = painted {
-                painted = sofar.isEmpty ? rows.lowerBound..<rows.upperBound + 1
-                    : min(sofar.lowerBound, rows.lowerBound)..<max(sofar.upperBound, rows.upperBound + 1)
+            if let rows = Framebuffer.rows(touchedBy: light.circle, height: image.height) {
+                lights = lights.isEmpty ? rows.lowerBound..<rows.upperBound + 1
+                    : min(lights.lowerBound, rows.lowerBound)..<max(lights.upperBound, rows.upperBound + 1)
             }
         }
+        var painted = [lights]
         if let toolbar = scene.toolbar {
             ToolbarPainter.paint(toolbar, on: &image, font: font(forStripHeight: toolbar.rect.height))
-            painted = nil
+            // The strip's rows, and half a strip either side for any glyph reaching past it.
+            let strip = toolbar.rect, margin = strip.height / 2
+            let top = max(0, Int((strip.y - margin).rounded(.down)))
+            let bottom = min(image.height, Int((strip.maxY + margin).rounded(.up)))
+            if top < bottom { painted.append(top..<bottom) }
         }
         canvas = image
         paintedRows = painted
@@ -59,13 +65,15 @@ public final class FrameRenderer {
         guard var image = canvas.take(), image.width == width, image.height == height,
               image.pixels.count == background.pixels.count else { return background }
         // Only the rows last frame painted differ from the background.
-        let rows = paintedRows ?? 0..<height
-        let start = rows.lowerBound * image.rowBytes, count = (rows.upperBound - rows.lowerBound) * image.rowBytes
-        guard count > 0 else { return image }
+        let rowBytes = image.rowBytes, painted = paintedRows ?? [0..<height]
         image.pixels.withUnsafeMutableBufferPointer { target in
             background.pixels.withUnsafeBufferPointer { source in
                 guard let to = target.baseAddress, let from = source.baseAddress else { return }
-                (to + start).update(from: from + start, count: count)
+                for rows in painted {
+                    let start = max(0, rows.lowerBound) * rowBytes
+                    let count = (min(height, rows.upperBound) - max(0, rows.lowerBound)) * rowBytes
+                    if count > 0 { (to + start).update(from: from + start, count: count) }
+                }
             }
         }
         return image
