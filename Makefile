@@ -77,9 +77,10 @@ check-install:
 	scripts/check-install.sh
 
 # Coverage-guided fuzzing of the parsers (config, control lines, MPD replies, raw PCM, audio files, keys) with
-# libFuzzer, FUZZ_SECONDS (default 60) per target; prints executions and crashes. Not part of `make test` or CI.
+# libFuzzer, FUZZ_SECONDS (default 60) per target in FUZZ_JOBS processes (default 1); prints executions and crashes.
+# Not part of `make test` or CI.
 fuzz: deps-test
-	FUZZ_SECONDS=$(or $(FUZZ_SECONDS),60) scripts/fuzz.sh
+	FUZZ_SECONDS=$(or $(FUZZ_SECONDS),60) FUZZ_JOBS=$(or $(FUZZ_JOBS),1) scripts/fuzz.sh
 
 # The daemon for SOAK_SECONDS (default an hour) at 60 fps with two subscribers, status every second, reloads every
 # 5 s (good and bad files in turn) and MPD killed and restarted every minute; reports RSS, fds and failures.
