@@ -91,6 +91,11 @@ public final class LevelAnalyzer {
         return frames
     }
 
+    /// Whether `frames` more input frames reach the next hop boundary.
+    public func completesHop(frames: Int) -> Bool {
+        consumed + Int64(frames) >= schedule.boundary(nextHop)
+    }
+
     /// Σ x² with eight float lanes (a plain loop can't be vectorized: float addition order is fixed).
     static func sumOfSquares(_ samples: UnsafeBufferPointer<Float>) -> Float {
         var lanes = SIMD8<Float>()

@@ -5,6 +5,8 @@ public import LightShowCore
 /// Created when the engine starts and used only behind its lock, one call at a time, so it needn't be Sendable.
 public protocol BlockAnalyzer: AnyObject {
     func process(_ block: SampleBlock) -> [AnalysisFrame]
+    /// Whether `frames` more input frames would complete a hop (make `process` return a frame).
+    func completesHop(frames: Int) -> Bool
     /// New band ranges and analysis settings from a config reload, taking effect from the next hop.
     func reconfigure(analysis: AnalysisSettings, bands: BandsSettings)
 }

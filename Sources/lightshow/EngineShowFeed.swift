@@ -67,4 +67,6 @@ private final class TunableAnalyzer: BlockAnalyzer {
         }
         return analyzer.process(block)
     }
+
+    func completesHop(frames: Int) -> Bool { analyzer.completesHop(frames: frames) }
 }

@@ -190,7 +190,7 @@ import Glibc
         let source = try AudioSources.open(.fifo(path: path))
         if napping { try #require(source.pace).set(asleep: true) }
         let reading = Task { try await source.forEachBlock { _ in true } }
-        #expect(await Wait.until(timeout: 10) { source.statistics.lastAliveNanoseconds != nil }, "the reader never went round")
+        #expect(await Wait.until(within: 10) { source.statistics.lastAliveNanoseconds != nil }, "the reader never went round")
         let cancelled = MonotonicClock.now()
         reading.cancel()
         try await reading.value
