@@ -33,8 +33,8 @@ build: deps
 
 # Only the product: the fuzz targets' @testable imports don't compile in a release build. Cross-module optimisation
 # lets the compiler specialise and inline the core's generic code (the playback machine over its clock, locks,
-# sample blocks) where the engine and the readers call it: 8-12% less CPU per live block in paired runs of
-# Tests/Benchmarks/cava-live.sh, for about a minute more of build.
+# sample blocks) where the engine and the readers call it: with the engine's held blocks, 7-12% less CPU in paired
+# runs of Tests/Benchmarks/cava-live.sh, for about a minute more of build.
 release: deps
 	$(SWIFT) build -c release --static-swift-stdlib -Xswiftc -cross-module-optimization --product lightshow
 
