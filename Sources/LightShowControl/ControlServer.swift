@@ -78,7 +78,7 @@ public final class ControlServer<Handler: ControlCommandHandler>: Sendable {
         }
         guard shouldStart else { return }
         do {
-            try DedicatedThread.start(name: "lightshow-control") { [self] in
+            try DedicatedThread.start(name: "ls-control") { [self] in
                 ControlEventLoop(server: self).run()
                 finished.signal()
             }

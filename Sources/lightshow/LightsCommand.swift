@@ -213,7 +213,7 @@ enum OffPoolThread {
     static func run(_ body: @escaping @Sendable () throws(LightShowError) -> Void) async throws(LightShowError) {
         let result: Result<Void, LightShowError> = await withCheckedContinuation { continuation in
             do throws(LightShowError) {
-                try DedicatedThread.start(name: "lights") {
+                try DedicatedThread.start(name: "ls-lights") {
                     continuation.resume(returning: Result { () throws(LightShowError) in try body() })
                 }
             } catch {

@@ -4,8 +4,8 @@
 #   - `lightshow analyze --input fifo:… --format ascii --fps 60` (idle_after 10 s: it stops, fades, then sleeps),
 #   - cava with its defaults (fifo input, raw ascii, 3 bars, 60 fps; sleep_timer off, as shipped).
 # (cava's own sleep_timer isn't compared: asleep, it stops draining a fifo, which then blocks the writer.)
-# After a warm-up longer than idle_after, each process's CPU time (/proc/PID/task/*/schedstat) is sampled over
-# the measuring window and reported as CPU-seconds per minute. Targets: lightshow ≤ 0.05 and below cava's idle cost.
+# After a warm-up longer than idle_after, each process's CPU time (its process CPU clock, lib/process_cpu.py) is
+# sampled over the measuring window and reported as CPU-seconds per minute. Targets: lightshow ≤ 0.05 and below cava's idle cost.
 set -euo pipefail
 
 BIN=${LIGHTSHOW_BIN:-.build/release/lightshow}
@@ -22,8 +22,10 @@ trap 'rm -rf "$work"' EXIT
 mkfifo "$work/lightshow.fifo" "$work/cava.fifo"
 write_cava_raw_config "$work/cava.conf" "$work/cava.fifo" /dev/null
 
-python3 - "$BIN" "$work" "$WARMUP" "$MEASURE" <<'PY'
+python3 - "$BIN" "$work" "$WARMUP" "$MEASURE" "$here/Tests/Benchmarks/lib" <<'PY'
 import os, signal, subprocess, sys, time
+sys.path.insert(0, sys.argv[5])
+from process_cpu import cpu_ns
 
 binary, work, warmup, measure = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4])
 RATE, CHUNK = 44100, 441                        # 10 ms chunks of stereo s16 silence, paced to the monotonic clock
@@ -39,13 +41,7 @@ fifos = ["lightshow.fifo", "cava.fifo"]
 fds = [os.open(f"{work}/{name}", os.O_WRONLY) for name in fifos]
 
 def cpu_seconds(pid):
-    # Every thread's run time in nanoseconds (schedstat): exact, where stat's 10 ms ticks sample a program that
-    # wakes a few times a second at random.
-    total = 0
-    for tid in os.listdir(f"/proc/{pid}/task"):
-        with open(f"/proc/{pid}/task/{tid}/schedstat") as stat:
-            total += int(stat.read().split()[0])
-    return total / 1e9
+    return cpu_ns(pid) / 1e9
 
 silence = bytes(CHUNK * 4)
 origin = time.monotonic()

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # `lightshow watch` against cava (noncurses, 3 bars), each in its own 160×48 tmux pane, both fed the same
 # real-time-paced 44.1 kHz 16-bit stereo PCM through a fifo, at 60 fps. Measures CPU-seconds per audio-second
-# (from /proc/PID/task/*/schedstat) and bytes per second sent to the terminal (the pane's output recorded by `script -f`),
-# and compares them with cava and with a naive full redraw (an SGR pair and a glyph for every cell, every frame).
+# (the process CPU clock, lib/process_cpu.py) and bytes per second sent to the terminal (the pane's output
+# recorded by `script -f`), and compares them with cava and with a naive full redraw (an SGR pair and a glyph for
+# every cell, every frame).
 # Targets: CPU ≤ 0.33 of cava's; bytes/s ≤ 1/20 of the naive full redraw.
 set -euo pipefail
 
@@ -13,6 +14,7 @@ for tool in tmux cava sox script; do
     command -v "$tool" >/dev/null || { echo "watch-vs-cava: $tool is missing (make deps-bench)" >&2; exit 1; }
 done
 BIN=$(realpath "$BIN")
+LIB=$(cd "$(dirname "$0")/lib" && pwd)
 
 T=$(mktemp -d /tmp/watch-bench.XXXXXX)
 SOCKET="watch-bench-$$"
@@ -90,8 +92,8 @@ for _ in $(seq 100); do
 done
 [ -n "$WATCH_PID" ] && [ -n "$CAVA_PID" ] || { echo "watch-vs-cava: a program did not start" >&2; exit 1; }
 
-# CPU time in nanoseconds, summed over the process's threads (schedstat: exact, unlike 10 ms stat ticks).
-cpu_ns() { cat /proc/"$1"/task/*/schedstat | awk '{ sum += $1 } END { printf "%d", sum }'; }
+# CPU time in nanoseconds, every thread included, those that have exited too.
+cpu_ns() { python3 "$LIB/process_cpu.py" "$1"; }
 # Measure the steady state: from 1 s after watch has drawn its first frames (FFTW planning and a cold start
 # are not the cost of showing lights) until 1 s before the input ends.
 for _ in $(seq 200); do [ "$(stat -c%s "$T/watch.out")" -gt 20000 ] && break; sleep 0.1; done

@@ -51,7 +51,7 @@ public final class LightsOutputs: ShowSink {
         self.plans = Locked(plans)
         self.logger = logger
         let palette = LightPalette(bands: bands, background: background)
-        try DedicatedThread.start(name: "lights sender") { [wake, done] in
+        try DedicatedThread.start(name: "ls-lights-send") { [wake, done] in
             LightsSender(
                 plans: plans, palette: palette, inbox: inbox, wake: wake, cid: cid, logger: logger, staleAfter: staleAfter
             ).run()

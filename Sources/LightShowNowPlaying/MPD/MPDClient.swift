@@ -61,7 +61,7 @@ public final class MPDClient: NowPlayingSource {
     public func start() {
         guard !started.exchange(true, ordering: .relaxed) else { return }
         do {
-            try DedicatedThread.start(name: "MPD client") { [self] in run() }
+            try DedicatedThread.start(name: "ls-mpd") { [self] in run() }
         } catch {
             logger.error("\(error)")
             continuation.yield(.lost(error.description))

@@ -51,7 +51,7 @@ public final class MPRISClient: NowPlayingSource {
     public func start() {
         guard !started.exchange(true, ordering: .relaxed) else { return }
         do {
-            try DedicatedThread.start(name: "MPRIS client") { [self] in run() }
+            try DedicatedThread.start(name: "ls-mpris") { [self] in run() }
         } catch {
             logger.error("\(error)")
             continuation.finish()
