@@ -62,6 +62,7 @@ public struct TerminalEncoder: Sendable {
         let needed = max(1, grid.cells.count) * ByteCursor.maximumPerCell
         if scratch.count < needed { scratch = [UInt8](repeating: 0, count: needed) }
         let rowBytes = grid.columns * MemoryLayout<TerminalCell>.stride
+        let tolerant = depth == .truecolor && !exactly
         let written = scratch.withUnsafeMutableBufferPointer { buffer in
             var bytes = ByteCursor(buffer.baseAddress!)
             grid.cells.withUnsafeBufferPointer { cells in
@@ -73,15 +74,13 @@ public struct TerminalEncoder: Sendable {
                             && memcmp(previousCells.baseAddress! + base, cells.baseAddress! + base, rowBytes) == 0 {
                             continue
                         }
-                        let tolerant = depth == .truecolor && !exactly
                         for column in 0..<grid.columns {
                             let cell = cells[base + column]
                             if !full {
                                 let shown = previousCells[base + column]
                                 if shown == cell || tolerant && Self.looksSame(shown, cell) { continue }
                             }
-                            previousCells[base + column] = cell
-                            emit(cell, column: column, row: row, into: &bytes)
+                            previousCells[base + column] = emit(cell, column: column, row: row, tolerant: tolerant, into: &bytes)
                         }
                     }
                 }
@@ -98,13 +97,27 @@ public struct TerminalEncoder: Sendable {
         }
     }
 
+    /// Sends `cell` and returns what the terminal now shows there. When `tolerant`, a colour the terminal already
+    /// has set that looks the same as the cell's (`TrueColorTolerance`) is kept rather than sent again: within a
+    /// light, neighbouring cells differ by a shade of the gradient, and most of a frame's colour codes go.
     @inline(__always)
-    private mutating func emit(_ cell: TerminalCell, column: Int, row: Int, into out: inout ByteCursor) {
+    private mutating func emit(_ cell: TerminalCell, column: Int, row: Int, tolerant: Bool, into out: inout ByteCursor) -> TerminalCell {
         moveCursor(column: column, row: row, into: &out)
+        var shown = cell
         // A space shows only its background; any other glyph needs both colours.
         let needsForeground = cell.scalar != TerminalCell.space
-        let setForeground = needsForeground && foreground != cell.foreground
-        let setBackground = background != cell.background
+        var setForeground = needsForeground && foreground != cell.foreground
+        var setBackground = background != cell.background
+        if tolerant {
+            if setForeground, let current = foreground, Self.canKeep(current, for: cell.foreground) {
+                setForeground = false
+                shown.foreground = current
+            }
+            if setBackground, let current = background, Self.canKeep(current, for: cell.background) {
+                setBackground = false
+                shown.background = current
+            }
+        }
         if setForeground || setBackground {
             out.append(0x1B); out.append(0x5B)  // ESC [
             if setForeground {
@@ -125,6 +138,15 @@ public struct TerminalEncoder: Sendable {
             cursorColumn = -1
             cursorRow = -1
         }
+        return shown
+    }
+
+    /// Whether the terminal's current colour `current` can stand for `wanted`: both real colours (never the
+    /// terminal's own) that look the same.
+    @inline(__always)
+    private static func canKeep(_ current: UInt32, for wanted: UInt32) -> Bool {
+        current != TerminalCell.defaultColor && wanted != TerminalCell.defaultColor
+            && TrueColorTolerance.looksSame(current, wanted)
     }
 
     @inline(__always)
