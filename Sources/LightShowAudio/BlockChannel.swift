@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import LightShowCore
+import LightShowSystem
 
 /// Hands sample blocks from a reader thread to an async consumer.
 ///
@@ -17,6 +18,10 @@ final class BlockChannel: @unchecked Sendable {
     private var ending: Result<Void, any Error>?
     private var closed = false
     private var waiter: CheckedContinuation<SampleBlock?, any Error>?
+
+    /// Readable once the consumer has gone, for a reader that sleeps in `poll` (nil if the system refused it:
+    /// such a reader then notices only at its next wake-up).
+    let closedSignal = try? WakeSignal()
 
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let spaceAvailable = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
@@ -87,6 +92,7 @@ final class BlockChannel: @unchecked Sendable {
         self.waiter = nil
         pthread_cond_broadcast(spaceAvailable)
         pthread_mutex_unlock(mutex)
+        closedSignal?.signal()
         waiter?.resume(returning: nil)
     }
 

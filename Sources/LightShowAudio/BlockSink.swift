@@ -8,6 +8,9 @@ struct BlockSink: Sendable {
     let deliver: @Sendable (SampleBlock) -> Bool
     /// Checked while no audio comes, so a reader notices a consumer that left.
     let isCancelled: @Sendable () -> Bool
+    /// Readable once the consumer has left, so a reader asleep in `poll` wakes for it at once (nil when the
+    /// system refused the pipe: such a reader notices at its next wake-up).
+    let stopped: WakeSignal?
     /// Ends the stream: nil at the end of input, or the error that ended it.
     let finish: @Sendable ((any Error)?) -> Void
 
@@ -15,13 +18,15 @@ struct BlockSink: Sendable {
     init(channel: BlockChannel) {
         deliver = { channel.send($0) }
         isCancelled = { channel.isClosed }
+        stopped = channel.closedSignal
         finish = { channel.finish(throwing: $0) }
     }
 
     init(deliver: @escaping @Sendable (SampleBlock) -> Bool, isCancelled: @escaping @Sendable () -> Bool,
-         finish: @escaping @Sendable ((any Error)?) -> Void) {
+         stopped: WakeSignal? = nil, finish: @escaping @Sendable ((any Error)?) -> Void) {
         self.deliver = deliver
         self.isCancelled = isCancelled
+        self.stopped = stopped
         self.finish = finish
     }
 
@@ -42,11 +47,13 @@ struct BlockSink: Sendable {
         _ body: @escaping @Sendable (SampleBlock) -> Bool, start: (BlockSink) throws -> Void
     ) async throws {
         let cancelled = Locked(false)
+        let stopped = try? WakeSignal()
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let sink = BlockSink(
                     deliver: { cancelled.current ? false : body($0) },
                     isCancelled: { cancelled.current },
+                    stopped: stopped,
                     finish: { error in
                         if let error { continuation.resume(throwing: error) } else { continuation.resume() }
                     })
@@ -58,6 +65,7 @@ struct BlockSink: Sendable {
             }
         } onCancel: {
             cancelled.withLock { $0 = true }
+            stopped?.signal()
         }
     }
 }

@@ -79,13 +79,22 @@ public final class RawPCMSource: AudioSource {
         /// Linux's O_NOATIME, which Glibc's Swift overlay doesn't export.
         static let noAccessTime: Int32 = 0o1_000_000
 
-        /// Waits until `fd` has input, but no more than `milliseconds` (50: the loop wakes often enough to notice a
-        /// stop request within 100 ms, and to show the watchdog it is alive while the writer is silent or absent;
-        /// a fifo opened without blocking and no writer yet polls as "no input", not as a hang-up).
-        /// True when there is input (or the end of it) to read.
-        static func waitForInput(_ fd: Int32, milliseconds: Int32 = 50) -> Bool {
-            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            return poll(&poller, 1, milliseconds) > 0
+        /// How long the loop waits for input before it goes round anyway: four times a second while the writer is
+        /// silent or absent (a paused MPD), which the watchdog takes as alive. A stop request wakes it at once
+        /// (`BlockSink.stopped`); without that pipe, it is noticed within this.
+        static let pulseMilliseconds: Int64 = 250
+
+        /// Waits until `fd` has input or `stopped` rings, but no more than `milliseconds`. A fifo opened without
+        /// blocking and no writer yet polls as "no input", not as a hang-up. True when there is input (or the
+        /// end of it) to read.
+        static func waitForInput(_ fd: Int32, stopped: WakeSignal?, milliseconds: Int64) -> Bool {
+            withUnsafeTemporaryAllocation(of: pollfd.self, capacity: 2) { pollers in
+                // A negative descriptor is skipped by poll.
+                pollers[0] = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                pollers[1] = pollfd(fd: stopped?.readFD ?? -1, events: Int16(POLLIN), revents: 0)
+                return Poll.wait(pollers.baseAddress!, count: 2, timeout: .milliseconds(milliseconds)) > 0
+                    && pollers[0].revents != 0
+            }
         }
 
         let path: String?
@@ -152,7 +161,7 @@ public final class RawPCMSource: AudioSource {
                 // Asleep, the reader takes what piled up during a nap, one wake-up for many writes; otherwise it
                 // waits for the next write.
                 let napped = pace?.napIfAsleep(upTo: longestNap) == true
-                guard Self.waitForInput(fd, milliseconds: napped ? 0 : 50) else { continue }
+                guard Self.waitForInput(fd, stopped: sink.stopped, milliseconds: napped ? 0 : Self.pulseMilliseconds) else { continue }
                 if case .finished = try drain() { return }
             }
         }

@@ -181,7 +181,8 @@ import Glibc
 
     /// A fifo nobody writes to is opened without blocking and polled, so cancelling its reader ends it within
     /// 100 ms (a blocking open would wait in the kernel for a writer for ever), and the reader reports its pulse.
-    /// A stop request also ends a nap at once: a reader napping for a sleeping show stops as quickly.
+    /// A stop request also ends a nap at once: a reader napping for a sleeping show stops as quickly. Its wait
+    /// between pulses is longer than that (`Reader.pulseMilliseconds`): the stop rings it awake.
     @Test(arguments: [false, true])
     func aFifoWithNoWriterStopsWhenCancelled(napping: Bool) async throws {
         let dir = try TemporaryDirectory()
@@ -197,6 +198,25 @@ import Glibc
         let took = Double(MonotonicClock.now() - cancelled) / 1e9
         #expect(took < 0.1 + 0.05, "the reader took \(took) s to notice the stop")
         #expect(source.statistics.lastProgressNanoseconds == nil)
+    }
+
+    /// A consumer of `blocks()` that goes away (its stream released) wakes the reader waiting on a silent fifo:
+    /// the reader finishes well within its 250 ms pulse.
+    @Test func aReleasedStreamStopsTheReaderAtOnce() async throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.file("silent.fifo")
+        #expect(mkfifo(path, 0o600) == 0)
+        let source = try AudioSources.open(.fifo(path: path))
+        var released: UInt64 = 0
+        do {
+            let stream = source.blocks()
+            #expect(await Wait.until(within: 10) { source.statistics.lastAliveNanoseconds != nil }, "the reader never went round")
+            released = MonotonicClock.now()
+            withExtendedLifetime(stream) {}
+        }
+        #expect(await Wait.until(within: 10) { source.statistics.state == .finished }, "the reader never stopped")
+        let took = Double(MonotonicClock.now() - released) / 1e9
+        #expect(took < 0.1 + 0.05, "the reader took \(took) s to notice the consumer left")
     }
 
     @Test func missingFifoIsInputNotFound() {
