@@ -47,7 +47,6 @@ final class ControlEventLoop<Handler: ControlCommandHandler> {
 
             if fds[0].revents != 0 { server.wakeup.consume() }
             guard takeInbox() else { break }
-            if fds[1].revents & Int16(POLLIN) != 0 { acceptClients() }
             for (index, connection) in order.enumerated() where fds[index + 2].revents != 0 && !connection.isClosed {
                 let revents = fds[index + 2].revents
                 if fds[index + 2].events & Int16(POLLIN) == 0 {
@@ -68,6 +67,12 @@ final class ControlEventLoop<Handler: ControlCommandHandler> {
                 if connection.isFinished { connection.close() }
             }
             removeClosed()
+            // New clients last: a slot that a client's hang-up freed in this same pass is theirs, so a client
+            // that connects right after another left is never refused for a slot that is already free.
+            if fds[1].revents & Int16(POLLIN) != 0 {
+                acceptClients()
+                removeClosed()
+            }
         }
         for connection in connections.values { connection.close() }
         connections.removeAll()

@@ -64,7 +64,10 @@ import TestSupport
         let resumed = try await run.lines.first("mid lit again", after: lost, timeout: 15) {
             PulseInputTests.parse($0).map { $0.mid > 0.8 } ?? false
         }
-        let resumedFrames = try await PulseInputTests.frames(run, after: resumed.index + 50, seconds: 1)
+        // Measured from 2 s after the tone is back rather than 1 s: the restarted pipewire-pulse and its new
+        // streams are still being linked by wireplumber then, and a dropout there (a click, which lights every band)
+        // was seen once in a clean CI run at 1.4 s.
+        let resumedFrames = try await PulseInputTests.frames(run, after: resumed.index + 100, seconds: 1)
         #expect(resumedFrames.allSatisfy { $0.mid > 0.8 && $0.bass < 0.05 }, "\(resumedFrames.filter { !($0.mid > 0.8 && $0.bass < 0.05) }.map { $0.t })")
     }
 }
