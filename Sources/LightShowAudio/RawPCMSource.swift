@@ -161,7 +161,8 @@ public final class RawPCMSource: AudioSource {
                 // Asleep, the reader takes what piled up during a nap, one wake-up for many writes; otherwise it
                 // waits for the next write.
                 let napped = pace?.napIfAsleep(upTo: longestNap) == true
-                guard Self.waitForInput(fd, stopped: sink.stopped, milliseconds: napped ? 0 : Self.pulseMilliseconds) else { continue }
+                let wait = napped ? 0 : Self.pulseMilliseconds
+                guard Self.waitForInput(fd, stopped: sink.stopped, milliseconds: wait) else { continue }
                 if case .finished = try drain() { return }
             }
         }
