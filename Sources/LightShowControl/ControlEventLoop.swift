@@ -66,13 +66,11 @@ final class ControlEventLoop<Handler: ControlCommandHandler> {
                 if connection.pendingOutput > 0 && !connection.flush() { connection.close() }
                 if connection.isFinished { connection.close() }
             }
-            removeClosed()
+            connections = connections.filter { !$0.value.isClosed }
             // New clients last: a slot that a client's hang-up freed in this same pass is theirs, so a client
             // that connects right after another left is never refused for a slot that is already free.
-            if fds[1].revents & Int16(POLLIN) != 0 {
-                acceptClients()
-                removeClosed()
-            }
+            if fds[1].revents & Int16(POLLIN) != 0 { acceptClients() }
+            publishCounts()
         }
         for connection in connections.values { connection.close() }
         connections.removeAll()
@@ -149,8 +147,8 @@ final class ControlEventLoop<Handler: ControlCommandHandler> {
         }
     }
 
-    private func removeClosed() {
-        connections = connections.filter { !$0.value.isClosed }
+    /// What `status` reports of the connections (read by other threads).
+    private func publishCounts() {
         let clients = connections.count
         let subscribers = connections.values.filter { $0.subscription != nil }.count
         server.inbox.withLock { $0.clients = clients; $0.subscribers = subscribers }

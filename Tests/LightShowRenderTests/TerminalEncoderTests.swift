@@ -59,15 +59,19 @@ import Testing
         #expect(text(out) == "\u{1B}[?2026h\u{1B}[1;1H\u{1B}[38;2;255;255;255;48;2;0;0;0ma\u{1B}[2Cb\u{1B}[?2026l")
     }
 
-    private func gray(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> RGBColor { RGBColor(red: r, green: g, blue: b) }
+    /// One row of spaces on these backgrounds, each given as (r, g, b).
+    private func spaces(_ backgrounds: [(UInt8, UInt8, UInt8)]) -> TerminalGrid {
+        var grid = TerminalGrid(columns: backgrounds.count, rows: 1, depth: .truecolor)
+        for (column, (r, g, b)) in backgrounds.enumerated() {
+            grid.put(" ", column: column, row: 0, foreground: .white, background: RGBColor(red: r, green: g, blue: b))
+        }
+        return grid
+    }
 
     /// A colour already set that looks the same as the next cell's (within 2/255 a channel) is kept, not sent
     /// again; one further off is sent.
     @Test func aColourThatLooksTheSameIsNotSentAgain() {
-        var grid = TerminalGrid(columns: 3, rows: 1, depth: .truecolor)
-        grid.put(" ", column: 0, row: 0, foreground: .white, background: gray(100, 100, 100))
-        grid.put(" ", column: 1, row: 0, foreground: .white, background: gray(102, 100, 98))
-        grid.put(" ", column: 2, row: 0, foreground: .white, background: gray(103, 100, 100))
+        let grid = spaces([(100, 100, 100), (102, 100, 98), (103, 100, 100)])
         var encoder = TerminalEncoder()
         var out: [UInt8] = []
         encoder.encode(grid, into: &out)
@@ -78,26 +82,19 @@ import Testing
     /// moves that cell further than the tolerance from what is shown redraws it, though it is within the
     /// tolerance of what was asked before.
     @Test func aKeptColourIsWhatTheNextFrameIsComparedWith() {
-        var grid = TerminalGrid(columns: 2, rows: 1, depth: .truecolor)
-        grid.put(" ", column: 0, row: 0, foreground: .white, background: gray(100, 100, 100))
-        grid.put(" ", column: 1, row: 0, foreground: .white, background: gray(102, 100, 100))
         var encoder = TerminalEncoder()
         var out: [UInt8] = []
-        encoder.encode(grid, into: &out)
+        encoder.encode(spaces([(100, 100, 100), (102, 100, 100)]), into: &out)
         out.removeAll()
-        grid.put(" ", column: 1, row: 0, foreground: .white, background: gray(103, 100, 100))
-        encoder.encode(grid, into: &out)
+        encoder.encode(spaces([(100, 100, 100), (103, 100, 100)]), into: &out)
         #expect(text(out) == "\u{1B}[?2026h\u{1B}[1;2H\u{1B}[48;2;103;100;100m \u{1B}[?2026l")
     }
 
     /// Sent exactly (the dark end of a fade), every colour goes out as it is.
     @Test func exactFramesKeepNoColourThatOnlyLooksTheSame() {
-        var grid = TerminalGrid(columns: 2, rows: 1, depth: .truecolor)
-        grid.put(" ", column: 0, row: 0, foreground: .white, background: gray(100, 100, 100))
-        grid.put(" ", column: 1, row: 0, foreground: .white, background: gray(101, 100, 100))
         var encoder = TerminalEncoder()
         var out: [UInt8] = []
-        encoder.encode(grid, exactly: true, into: &out)
+        encoder.encode(spaces([(100, 100, 100), (101, 100, 100)]), exactly: true, into: &out)
         #expect(text(out) == "\u{1B}[?2026h\u{1B}[0m\u{1B}[1;1H\u{1B}[48;2;100;100;100m \u{1B}[48;2;101;100;100m \u{1B}[?2026l")
     }
 
