@@ -21,6 +21,7 @@ public final class ALSACaptureSource: AudioSource {
     private let stallRequest = Locked<Double>(0)
 
     public var statistics: CaptureStatistics { recorder.snapshot }
+    public var statisticsChanges: Announcer? { recorder.changes }
 
     /// Opens `device` for capture now, so an unknown name fails at start (exit 66) and a broken one too (exit 74).
     public init(device: String) throws(LightShowError) {

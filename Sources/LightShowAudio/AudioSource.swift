@@ -14,6 +14,8 @@ public protocol AudioSource: AnyObject, Sendable {
     var isLive: Bool { get }
     /// Counters and the time of the last real audio, for status and the daemon's watchdog.
     var statistics: CaptureStatistics { get }
+    /// Announces, on the reader thread, when what status shows of `statistics` changes; nil when it never does.
+    var statisticsChanges: Announcer? { get }
     /// Where the consumer says that it sleeps, for a reader that can then wake less often; nil when the source's
     /// reader doesn't pace itself.
     var pace: ReaderPace? { get }
@@ -30,6 +32,7 @@ public protocol AudioSource: AnyObject, Sendable {
 
 extension AudioSource {
     public var statistics: CaptureStatistics { CaptureStatistics() }
+    public var statisticsChanges: Announcer? { nil }
     public var pace: ReaderPace? { nil }
 
     public func forEachBlock(_ body: @escaping @Sendable (SampleBlock) -> Bool) async throws {

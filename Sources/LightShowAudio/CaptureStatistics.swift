@@ -22,11 +22,41 @@ public struct CaptureStatistics: Sendable, Equatable {
     /// fifo (a paused MPD) is alive, one blocked in a system call is not. Nil for sources that don't report it.
     public var lastAliveNanoseconds: UInt64?
 
-    /// Whether the input has been quiet (alive, but no audio) for longer than `seconds`, for `STATUS=`.
-    public func isSilent(now: UInt64, for seconds: Double) -> Bool {
+    /// No audio for longer than this makes an open input silent (a paused player, a quiet fifo).
+    public static let silentAfterNanoseconds: UInt64 = 1_000_000_000
+
+    /// Whether the input is alive but has had no audio for longer than `silentAfterNanoseconds`, for status.
+    public func isSilent(now: UInt64) -> Bool {
         guard state != .lost, state != .finished, let alive = lastAliveNanoseconds, now >= alive else { return false }
         let quietSince = lastProgressNanoseconds ?? 0
-        return now > quietSince && Double(now - quietSince) / 1e9 > seconds
+        return now > quietSince && now - quietSince > Self.silentAfterNanoseconds
+    }
+
+    /// When the input turns silent unless more audio comes: the moment a status pushed on change must look again.
+    /// Nil when it can't turn silent that way: no audio has come yet, the input is lost or over, or its reader
+    /// doesn't report its pulse.
+    public var silentFrom: UInt64? {
+        guard state != .lost, state != .finished, lastAliveNanoseconds != nil, let last = lastProgressNanoseconds else {
+            return nil
+        }
+        return last &+ Self.silentAfterNanoseconds &+ 1
+    }
+
+    /// What status shows of the capture, without the counters every block moves: a change here is worth telling.
+    struct Reported: Equatable {
+        var state: State
+        var overruns: Int
+        var recoveries: Int
+        var losses: Int
+        var reopens: Int
+        var isAlive: Bool
+    }
+
+    var reported: Reported {
+        Reported(
+            state: state, overruns: overruns, recoveries: recoveries, losses: losses, reopens: reopens,
+            isAlive: lastAliveNanoseconds != nil
+        )
     }
 
     public init() {}

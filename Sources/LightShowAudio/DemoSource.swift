@@ -12,6 +12,7 @@ public final class DemoSource: AudioSource {
     private let recorder = StatisticsRecorder()
 
     public var statistics: CaptureStatistics { recorder.snapshot }
+    public var statisticsChanges: Announcer? { recorder.changes }
 
     /// - Parameter realtime: pace to the wall clock (true) or render as fast as the consumer takes it.
     /// - Parameter duration: seconds to produce; nil for endless.

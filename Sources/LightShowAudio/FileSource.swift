@@ -14,6 +14,7 @@ public final class FileSource: AudioSource {
     private let recorder = StatisticsRecorder()
 
     public var statistics: CaptureStatistics { recorder.snapshot }
+    public var statisticsChanges: Announcer? { recorder.changes }
 
     /// Opens `path`. Missing → exit 66; undecodable or empty → exit 65.
     public init(path: String, spec: InputSpec, realtime: Bool) throws(LightShowError) {

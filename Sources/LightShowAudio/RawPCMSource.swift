@@ -17,6 +17,7 @@ public final class RawPCMSource: AudioSource {
     private let recorder = StatisticsRecorder()
 
     public var statistics: CaptureStatistics { recorder.snapshot }
+    public var statisticsChanges: Announcer? { recorder.changes }
 
     /// A fifo (or a regular file of raw PCM) at `path`, or stdin when `path` is nil.
     public init(path: String?, spec: InputSpec, format: PCMFormat) throws(LightShowError) {

@@ -151,7 +151,11 @@ final class ControlEventLoop<Handler: ControlCommandHandler> {
     private func publishCounts() {
         let clients = connections.count
         let subscribers = connections.values.filter { $0.subscription != nil }.count
-        server.inbox.withLock { $0.clients = clients; $0.subscribers = subscribers }
+        let changed = server.inbox.withLock { inbox in
+            defer { inbox.clients = clients; inbox.subscribers = subscribers }
+            return inbox.clients != clients || inbox.subscribers != subscribers
+        }
+        if changed { server.countChanges.announce() }
     }
 
     // MARK: - Requests

@@ -1,5 +1,5 @@
 public import LightShowSystem
-import LightShowCore
+public import LightShowCore
 import Synchronization
 
 #if canImport(Glibc)
@@ -140,6 +140,8 @@ public final class ControlServer<Handler: ControlCommandHandler>: Sendable {
     public var connectionCounts: (clients: Int, subscribers: Int) {
         inbox.withLock { ($0.clients, $0.subscribers) }
     }
+    /// Told when `connectionCounts` change, on the loop's thread.
+    public let countChanges = Announcer()
 
     // MARK: - Used by the loop
 

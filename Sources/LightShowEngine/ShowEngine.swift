@@ -81,6 +81,8 @@ public final class ShowEngine: Sendable {
 
     /// The state, its reason and the title right now.
     public var status: ShowStatus { currentStatus.withLock { $0 } }
+    /// Told when `status` changes, on the thread that changed it (the engine's lock is held: listen briefly).
+    public let statusChanges = Announcer()
 
     /// A user's play/pause/toggle/stop (keys, `ctl`). Safe from any task or thread.
     public func send(_ command: UserCommand) {
@@ -113,7 +115,13 @@ public final class ShowEngine: Sendable {
             follower?.cancel()
             player?.stop()
         }
-        let report: (ShowStatus) -> Void = { status in self.currentStatus.withLock { $0 = status } }
+        let report: (ShowStatus) -> Void = { status in
+            let changed = self.currentStatus.withLock { current in
+                defer { current = status }
+                return current != status
+            }
+            if changed { self.statusChanges.announce() }
+        }
         let analyzer = makeAnalyzer()
         let output = SinkFanOut(sinks)
         if source.isLive {

@@ -7,7 +7,7 @@ public protocol ShowFeed: AnyObject, Sendable {
     /// The newest frame, or nil before the first one.
     func latestFrame() -> ShowFrame?
     /// Announces new frames on the thread that made them.
-    var frames: FrameAnnouncer { get }
+    var frames: Announcer { get }
     /// play / pause / toggle / stop from the keyboard.
     func send(_ command: UserCommand)
     /// New band ranges from the tuning panel; they take effect in the analyzer at once.

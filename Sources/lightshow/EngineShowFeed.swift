@@ -14,7 +14,7 @@ final class EngineShowFeed: ShowFeed {
     private let engine: ShowEngine
     private let latest = Locked<ShowFrame?>(nil)
     private let tunedBands = Locked<BandsSettings?>(nil)
-    let frames = FrameAnnouncer()
+    let frames = Announcer()
 
     /// - Parameter player: the now-playing source (MPD, MPRIS) whose state, title and controls the viewer shows.
     init(source: any AudioSource, configuration: Configuration, framesPerSecond: Double, player: (any NowPlayingSource)?) {

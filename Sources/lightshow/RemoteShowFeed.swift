@@ -6,11 +6,11 @@ import LightShowTerminal
 /// `watch` draws its own, with the keys sent back to the daemon as control commands.
 final class RemoteShowFeed: ShowFeed {
     let subscription: ShowSubscription
-    let frames: FrameAnnouncer
+    let frames: Announcer
 
     /// Subscribes to the daemon at `path`.
     init(path: String, framesPerSecond: Double) throws {
-        let frames = FrameAnnouncer()
+        let frames = Announcer()
         subscription = try ShowSubscription(path: path, framesPerSecond: framesPerSecond) { frames.announce() }
         self.frames = frames
     }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Benchmark: CPU while stopped and silent (DESIGN.md §6, issue 5). The same real-time-paced 44.1 kHz s16 stereo
-# digital silence is written at the same moment into two fifos, read by
+# digital silence is written at the same moment into three fifos, read by
 #   - `lightshow analyze --input fifo:… --format ascii --fps 60` (idle_after 10 s: it stops, fades, then sleeps),
+#   - `lightshow daemon --input fifo:…` (the same, plus its control socket and STATUS= pushed on change),
 #   - cava with its defaults (fifo input, raw ascii, 3 bars, 60 fps; sleep_timer off, as shipped).
 # (cava's own sleep_timer isn't compared: asleep, it stops draining a fifo, which then blocks the writer.)
 # After a warm-up longer than idle_after, each process's CPU time (its process CPU clock, lib/process_cpu.py) is
@@ -19,7 +20,7 @@ command -v cava >/dev/null || { echo "idle-cpu: cava is not installed" >&2; exit
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-mkfifo "$work/lightshow.fifo" "$work/cava.fifo"
+mkfifo "$work/lightshow.fifo" "$work/daemon.fifo" "$work/cava.fifo"
 write_cava_raw_config "$work/cava.conf" "$work/cava.fifo" /dev/null
 
 python3 - "$BIN" "$work" "$WARMUP" "$MEASURE" "$here/Tests/Benchmarks/lib" <<'PY'
@@ -30,14 +31,18 @@ from process_cpu import cpu_ns
 binary, work, warmup, measure = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4])
 RATE, CHUNK = 44100, 441                        # 10 ms chunks of stereo s16 silence, paced to the monotonic clock
 
-def start(command):
-    return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+def start(command, env=None):
+    return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, env=env)
 
+# The daemon: its control socket in the scratch directory, no user configuration, no systemd.
+daemon_env = {k: v for k, v in os.environ.items() if k not in ("NOTIFY_SOCKET", "WATCHDOG_USEC", "RUNTIME_DIRECTORY")}
+daemon_env.update(XDG_RUNTIME_DIR=work, XDG_CONFIG_HOME=f"{work}/config")
 tools = {
     "lightshow": start([binary, "analyze", "--input", f"fifo:{work}/lightshow.fifo", "--format", "ascii", "--fps", "60"]),
+    "lightshow daemon": start([binary, "daemon", "--input", f"fifo:{work}/daemon.fifo"], env=daemon_env),
     "cava": start(["cava", "-p", f"{work}/cava.conf"]),
 }
-fifos = ["lightshow.fifo", "cava.fifo"]
+fifos = ["lightshow.fifo", "daemon.fifo", "cava.fifo"]
 fds = [os.open(f"{work}/{name}", os.O_WRONLY) for name in fifos]
 
 def cpu_seconds(pid):
@@ -69,5 +74,6 @@ for name, value in per_minute.items():
 cava = per_minute["cava"]
 ratio = per_minute["lightshow"] / cava if cava > 0 else float("nan")
 print(f"  lightshow / cava idle CPU  {ratio:.3f}  (target: below cava: {'met' if per_minute['lightshow'] < cava else 'MISSED'})")
-print(f"  lightshow idle CPU {per_minute['lightshow']:.3f} s/min  (target ≤ 0.05: {'met' if per_minute['lightshow'] <= 0.05 else 'MISSED'})")
+for name in ("lightshow", "lightshow daemon"):
+    print(f"  {name} idle CPU {per_minute[name]:.3f} s/min  (target ≤ 0.05: {'met' if per_minute[name] <= 0.05 else 'MISSED'})")
 PY

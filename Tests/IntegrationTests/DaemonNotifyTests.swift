@@ -121,6 +121,42 @@ import Glibc
         #expect(await daemon.waitForExit(timeout: 10) == 0)
     }
 
+    /// STATUS= is pushed when what it shows changes: a subscriber coming and going, audio starting and stopping.
+    /// In between, with nothing changing, no line is sent.
+    @Test func statusFollowsChangesAsTheyHappen() async throws {
+        let directory = try TemporaryDirectory("ls-daemon-status")
+        let notify = try NotifySocket(in: directory, abstract: false)
+        let fifo = directory.file("in.fifo")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let feeder = try FifoFeeder(path: fifo)
+        defer { feeder.stop() }
+        let daemon = try DaemonProcess(["--input", "fifo:\(fifo)"], environment: ["NOTIFY_SOCKET": notify.address], directory: directory)
+        let status: @Sendable ([String], (String) -> Bool) -> Bool = { messages, wanted in
+            messages.contains { $0.hasPrefix("STATUS=") && wanted($0) }
+        }
+        let silent = await Self.collect(notify) { status($0) { $0.contains("input silent") } }
+        #expect(status(silent) { $0.contains("input silent") }, "\(silent)\n\(daemon.log)")
+        let quiet = await Self.collect(notify, timeout: 1.5) { _ in false }
+        #expect(!status(quiet) { _ in true }, "nothing changed, yet: \(quiet)")
+
+        let client = try ControlClient(path: daemon.socketPath, timeoutSeconds: 30)
+        #expect(try client.request("subscribe")["ok"] == true)
+        let subscribed = await Self.collect(notify, timeout: 5) { status($0) { $0.contains(", 1 subscriber") } }
+        #expect(status(subscribed) { $0.contains(", 1 subscriber") }, "\(subscribed)")
+        client.disconnect()
+        let left = await Self.collect(notify, timeout: 5) { status($0) { $0.contains(", 0 subscribers") } }
+        #expect(status(left) { $0.contains(", 0 subscribers") }, "\(left)")
+
+        feeder.feeding = true
+        let playing = await Self.collect(notify, timeout: 10) { status($0) { $0.contains("Hz, playing") } }
+        #expect(status(playing) { $0.contains("Hz, playing") }, "\(playing)\n\(daemon.log)")
+        feeder.feeding = false
+        let stopped = await Self.collect(notify, timeout: 5) { status($0) { $0.contains("input silent") } }
+        #expect(status(stopped) { $0.contains("input silent") }, "\(stopped)")
+        daemon.send(signal: SIGTERM)
+        #expect(await daemon.waitForExit(timeout: 10) == 0)
+    }
+
     /// A fifo whose writer goes away (MPD stopped) is opened again, and while it waits for a new writer the
     /// watchdog keeps pinging: waiting for a writer is not a hung read.
     @Test func fifoWriterGoingAwayIsWaitedForNotRestarted() async throws {

@@ -1,5 +1,6 @@
 import LightShowSystem
 import Foundation
+import Synchronization
 import Testing
 import TestSupport
 @testable import LightShowControl
@@ -43,6 +44,25 @@ import TestSupport
         #expect(try await client.readText() == #"{"id":2,"ok":true,"result":{"state":"paused"}}"#)
         #expect(try await client.readLine() == nil)
         #expect(await eventually { fixture.server.connectionCounts.clients == 0 })
+    }
+
+    /// Connection counts are announced when they change (for STATUS=), not on every request.
+    @Test func countChangesAreAnnounced() async throws {
+        let fixture = try ServerFixture()
+        let heard = Mutex<[(clients: Int, subscribers: Int)]>([])
+        fixture.server.countChanges.listen { [server = fixture.server] in
+            let counts = server.connectionCounts
+            heard.withLock { $0.append(counts) }
+        }
+        let client = try await fixture.client()
+        #expect(await eventually { heard.withLock { $0.last.map { $0 == (1, 0) } ?? false } })
+        #expect(try await client.request("subscribe")["ok"] == true)
+        #expect(await eventually { heard.withLock { $0.last.map { $0 == (1, 1) } ?? false } })
+        let before = heard.withLock { $0.count }
+        #expect(try await client.request("status")["ok"] == true)
+        #expect(heard.withLock { $0.count } == before)
+        await client.close()
+        #expect(await eventually { heard.withLock { $0.last.map { $0 == (0, 0) } ?? false } })
     }
 
     static let malformed: [(String, String)] = [

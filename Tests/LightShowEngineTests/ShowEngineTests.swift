@@ -88,6 +88,8 @@ import TestSupport
     @Test func userCommandsPauseHoldAndStop() async throws {
         let source = try AudioSources.open(.demo, pacing: .realtime)
         let engine = ShowEngine(source: source, configuration: Self.configuration, options: .init(framesPerSecond: Self.fps))
+        let statusChanges = Atomic<Int>(0)
+        engine.statusChanges.listen { statusChanges.add(1, ordering: .relaxed) }
         let (frames, task) = Self.start(engine)
         defer { task.cancel() }
 
@@ -101,6 +103,11 @@ import TestSupport
         seen = try await frames.first("more paused frames", after: paused.index + 5) { $0.state == .paused }.index
         #expect(frames.elements[seen].levels == paused.arrival.element.levels)
         #expect(engine.status.reason == .user(.pause))
+        // Status changes are announced as they happen (stopped → playing → paused), not with every frame.
+        let announced = statusChanges.load(ordering: .relaxed)
+        #expect(announced >= 2 && announced <= 3, "\(announced) announcements")
+        try await frames.first("yet more paused frames", after: seen + 5) { $0.state == .paused }
+        #expect(statusChanges.load(ordering: .relaxed) == announced)
 
         engine.send(.stop)
         let stopped = try await frames.first("stopped", after: seen) { $0.state == .stopped }.index

@@ -17,6 +17,7 @@ public final class PulseCaptureSource: AudioSource {
     private let recorder = StatisticsRecorder()
 
     public var statistics: CaptureStatistics { recorder.snapshot }
+    public var statisticsChanges: Announcer? { recorder.changes }
 
     /// Connects and finds what to record now, so an unknown source fails at start (exit 66).
     /// - Parameter waitsForServer: true (the daemon) waits for a server that isn't there yet; false (`analyze`,

@@ -1,7 +1,6 @@
 import LightShowAudio
 import LightShowCore
 import LightShowEngine
-import LightShowEngine
 import LightShowNowPlaying
 import Logging
 import Synchronization
@@ -59,7 +58,7 @@ struct CaptureSupervisor: Sendable {
         } catch {
             let message = (error as? any UserFacingError)?.description ?? "\(error)"
             logger.warning("\(message); retrying")
-            state.capture.withLock { $0.openError = message }
+            state.updateCapture { $0.openError = message }
             opened()
             return .failed
         }
@@ -74,7 +73,9 @@ struct CaptureSupervisor: Sendable {
             source: source, configuration: configuration, options: .init(framesPerSecond: framesPerSecond), player: player
         )
         let run = Task { [sinks] in try await engine.run(sinks) }
-        state.capture.withLock { capture in
+        state.relayChanges(of: source, engine)
+        defer { state.stopRelayingChanges(of: source, engine) }
+        state.updateCapture { capture in
             capture.source = source
             capture.engine = engine
             capture.openError = nil
@@ -84,7 +85,7 @@ struct CaptureSupervisor: Sendable {
         logger.info("capturing \(spec) at \(source.sampleRate) Hz, \(source.channels) channels")
         opened()
         let result = await withTaskCancellationHandler { await run.result } onCancel: { run.cancel() }
-        state.capture.withLock { capture in
+        state.updateCapture { capture in
             capture.source = nil
             capture.engine = nil
             capture.run = nil
@@ -96,7 +97,7 @@ struct CaptureSupervisor: Sendable {
             if Task.isCancelled || error is CancellationError { return .ended }
             let message = (error as? any UserFacingError)?.description ?? "\(error)"
             logger.error("\(message); retrying")
-            state.capture.withLock { $0.openError = message }
+            state.updateCapture { $0.openError = message }
             return .failed
         }
     }

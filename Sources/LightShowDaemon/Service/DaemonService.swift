@@ -93,7 +93,9 @@ public final class DaemonService: Service, Sendable {
                     logger.info("ready")
                 }
             }
-            group.addTask { [self] in await reportStatus() }
+            group.addTask { [self] in
+                await reportStatus(changes: [state.changes, lights.statusChanges, server.countChanges])
+            }
             if let watchdog = CaptureWatchdog(notifier: notifier) {
                 logger.info("watchdog: a ping every \(watchdog.interval) while capture progresses")
                 group.addTask { [state] in await watchdog.run { state.watchdogStatistics } }
@@ -137,7 +139,7 @@ public final class DaemonService: Service, Sendable {
             subscribers: counts.subscribers,
             configFile: configurationSource.file,
             lights: lights.status,
-            silent: state.captureStatistics.isSilent(now: MonotonicClock.now(), for: 1)
+            silent: state.captureStatistics.isSilent(now: MonotonicClock.now())
         )
     }
 
@@ -228,18 +230,39 @@ public final class DaemonService: Service, Sendable {
         sceneOutlet.withLock { $0 }?.call(event)
     }
 
-    /// Sends `STATUS=` whenever the line changes (checked twice a second).
-    private func reportStatus() async {
+    /// Sends `STATUS=` when its line changes. Pushed, not polled: it wakes when a part of the daemon announces a
+    /// change (`changes`), and while audio flows once more, when the input would turn silent. Stopped and silent,
+    /// nothing here runs. Lines follow each other at least `statusSpacing` apart, so a burst of changes (clients
+    /// connecting by the hundred) costs systemd a few lines.
+    private func reportStatus(changes: [Announcer]) async {
+        let (rings, bell) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        for announcer in changes { announcer.listen { bell.yield() } }
+        var silenceCheck: Task<Void, Never>?
+        defer {
+            for announcer in changes { announcer.listen(nil) }
+            silenceCheck?.cancel()
+        }
+        bell.yield()
         var last = ""
-        while !Task.isCancelled {
-            let line = status.statusLine
-            if line != last {
-                notify { try notifier.status(line) }
-                last = line
+        for await _ in rings {
+            silenceCheck?.cancel()
+            let status = self.status
+            let now = MonotonicClock.now()
+            if !status.silent, let due = status.capture.silentFrom, due > now {
+                silenceCheck = Task {
+                    guard (try? await Task.sleep(for: .nanoseconds(Int64(due - now)))) != nil else { return }
+                    bell.yield()
+                }
             }
-            try? await Task.sleep(for: .milliseconds(500))
+            let line = status.statusLine
+            guard line != last else { continue }
+            notify { try notifier.status(line) }
+            last = line
+            try? await Task.sleep(for: Self.statusSpacing)
         }
     }
+
+    static let statusSpacing = Duration.milliseconds(250)
 
     /// A notification that can't be sent is logged, never fatal: systemd acts on what it doesn't hear.
     private func notify(_ send: () throws -> Void) {

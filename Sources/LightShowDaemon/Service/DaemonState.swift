@@ -22,6 +22,9 @@ public final class DaemonState: Sendable {
     private let current: Mutex<Configuration>
     let capture = Mutex(Capture())
     private let latest = Mutex<ShowFrame?>(nil)
+    /// Told when something STATUS= shows may have changed: the configuration, the input opening or failing, and
+    /// (passed on from them) the open input's health and the engine's state.
+    let changes = Announcer()
 
     init(configuration: Configuration) {
         current = Mutex(configuration)
@@ -31,10 +34,29 @@ public final class DaemonState: Sendable {
 
     /// Swaps in a new configuration and returns the one it replaced.
     func replaceConfiguration(with configuration: Configuration) -> Configuration {
-        current.withLock { old in
+        defer { changes.announce() }
+        return current.withLock { old in
             defer { old = configuration }
             return old
         }
+    }
+
+    /// Changes the capture record, then tells `changes`.
+    func updateCapture<Result: Sendable>(_ body: (inout sending Capture) -> sending Result) -> Result {
+        defer { changes.announce() }
+        return capture.withLock(body)
+    }
+
+    /// Passes the changes of `source` and `engine` on to `changes`, while they are the capture in progress.
+    func relayChanges(of source: any AudioSource, _ engine: ShowEngine) {
+        let relay: @Sendable () -> Void = { [changes] in changes.announce() }
+        source.statisticsChanges?.listen(relay)
+        engine.statusChanges.listen(relay)
+    }
+
+    func stopRelayingChanges(of source: any AudioSource, _ engine: ShowEngine) {
+        source.statisticsChanges?.listen(nil)
+        engine.statusChanges.listen(nil)
     }
 
     public var latestFrame: ShowFrame? { latest.withLock { $0 } }

@@ -12,6 +12,8 @@ public struct LightOutputStatus: Sendable, Equatable, CustomStringConvertible {
     public var lastError: String?
     /// True while the output is lit (sending); false before the first frame and after a stop went dark.
     public var isSending = false
+    /// True from a failed send until one succeeds again.
+    public var isFailing = false
 
     public init(name: String, destination: String) {
         self.name = name
@@ -26,20 +28,25 @@ public struct LightOutputStatus: Sendable, Equatable, CustomStringConvertible {
         return text
     }
 
-    /// One short line for systemd's STATUS=: `lights 2/3 sending, 1200 packets, 2 errors (lights[2]: …)`;
-    /// "" without outputs.
+    /// One short line for systemd's STATUS=: `lights 2/3 sending, 1 failing (lights[2]: …)`; "" without outputs.
+    /// States only, no counters (`ctl status` has those), so the line changes when something happens, not with
+    /// every packet.
     public static func summary(_ statuses: [LightOutputStatus]) -> String {
         guard !statuses.isEmpty else { return "" }
         let sending = statuses.count { $0.isSending }
-        let packets = statuses.reduce(0) { $0 + $1.packetsSent }
-        let errors = statuses.reduce(0) { $0 + $1.sendErrors }
-        var text = "lights \(sending)/\(statuses.count) sending, \(packets) packets"
-        if errors > 0 {
-            text += ", \(errors) errors"
-            if let failing = statuses.last(where: { $0.lastError != nil }), let error = failing.lastError {
-                text += " (\(failing.name): \(error))"
-            }
+        var text = "lights \(sending)/\(statuses.count) sending"
+        let failing = statuses.filter(\.isFailing)
+        if let last = failing.last {
+            text += ", \(failing.count) failing (\(last.name): \(last.lastError ?? "send failed"))"
         }
         return text
+    }
+
+    /// Whether `summary` would read differently.
+    static func summaryChanged(from old: [LightOutputStatus], to new: [LightOutputStatus]) -> Bool {
+        old.count != new.count || zip(old, new).contains { old, new in
+            old.name != new.name || old.isSending != new.isSending || old.isFailing != new.isFailing
+                || new.isFailing && old.lastError != new.lastError
+        }
     }
 }

@@ -90,6 +90,7 @@ final class LightsOutput {
                 failed(error)
             } else {
                 status.packetsSent += 1
+                status.isFailing = false
                 if failing != nil {
                     failing = nil
                     logger.notice("\(plan.name): sending to \(plan.destinationText) again")
@@ -100,6 +101,7 @@ final class LightsOutput {
 
     private func failed(_ error: SystemCallError) {
         status.sendErrors += 1
+        status.isFailing = true
         status.lastError = error.description
         guard failing != error.code else { return }
         failing = error.code

@@ -16,6 +16,8 @@ public final class LightsOutputs: ShowSink {
     /// The plans now running: a reload that can't resolve a host keeps that host's old address.
     private let plans: Locked<[LightOutputPlan]>
     private let logger: Logger
+    /// Told, on the sender thread, when what `status` puts in STATUS= changes (not the packet counts).
+    public let statusChanges = Announcer()
 
     /// Resolves every host and opens the sockets; an unresolvable host is a config error (exit 78).
     /// `stateDirectory` holds the persistent sACN CID (see `ComponentIdentifier.persistent`).
@@ -51,9 +53,10 @@ public final class LightsOutputs: ShowSink {
         self.plans = Locked(plans)
         self.logger = logger
         let palette = LightPalette(bands: bands, background: background)
-        try DedicatedThread.start(name: "ls-lights-send") { [wake, done] in
+        try DedicatedThread.start(name: "ls-lights-send") { [wake, done, statusChanges] in
             LightsSender(
-                plans: plans, palette: palette, inbox: inbox, wake: wake, cid: cid, logger: logger, staleAfter: staleAfter
+                plans: plans, palette: palette, inbox: inbox, wake: wake, statusChanges: statusChanges, cid: cid,
+                logger: logger, staleAfter: staleAfter
             ).run()
             done.signal()
         }

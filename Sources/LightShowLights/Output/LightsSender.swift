@@ -19,6 +19,8 @@ final class LightsSender {
 
     private let inbox: Locked<LightsInbox>
     private let wake: WakeSignal
+    /// Told when what STATUS= shows of the outputs changes.
+    private let statusChanges: Announcer
     private let cid: ComponentIdentifier
     private let logger: Logger
     private var outputs: [LightsOutput] = []
@@ -35,11 +37,12 @@ final class LightsSender {
 
     init(
         plans: [LightOutputPlan], palette: LightPalette, inbox: Locked<LightsInbox>, wake: WakeSignal,
-        cid: ComponentIdentifier, logger: Logger, staleAfter: UInt64 = LightsSender.staleAfter
+        statusChanges: Announcer, cid: ComponentIdentifier, logger: Logger, staleAfter: UInt64 = LightsSender.staleAfter
     ) {
         self.staleAfter = staleAfter
         self.inbox = inbox
         self.wake = wake
+        self.statusChanges = statusChanges
         self.cid = cid
         self.logger = logger
         self.palette = palette
@@ -55,10 +58,14 @@ final class LightsSender {
             if stopping, stopDeadline == nil { stopDeadline = now &+ Self.shutdownLimit }
             let next = advanceAll(now: now)
             let statuses = outputs.map(\.status)
-            inbox.withLock { shared in
-                shared.statuses = statuses
-                shared.turns += 1
+            let changed = inbox.withLock { shared in
+                defer {
+                    shared.statuses = statuses
+                    shared.turns += 1
+                }
+                return LightOutputStatus.summaryChanged(from: shared.statuses, to: statuses)
             }
+            if changed { statusChanges.announce() }
             if let stopDeadline, next == nil || now >= stopDeadline { break }
             var deadline = next
             if let stopDeadline { deadline = min(deadline ?? .max, stopDeadline) }

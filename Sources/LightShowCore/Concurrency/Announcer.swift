@@ -1,10 +1,10 @@
-import LightShowCore
 import Synchronization
 
-/// Where a feed says that new frames are waiting, on whatever thread made them (the audio's, the daemon
-/// connection's). The viewer listens and draws right there when it can, which saves waking a second thread for
-/// every frame. Until someone listens, announcements go nowhere.
-public final class FrameAnnouncer: Sendable {
+/// Where one part of the program says "something changed" to whoever listens, on the thread that made the change:
+/// new frames for the viewer (which then draws right there, saving a wake-up per frame), or a change in what the
+/// daemon's STATUS= line shows (so the line is pushed, not polled). Until someone listens, announcements go
+/// nowhere. The listener must return quickly: it runs inside the announcer's caller.
+public final class Announcer: Sendable {
     private let listener = Mutex<Callback<Void, Void>?>(nil)
 
     public init() {}
@@ -15,7 +15,6 @@ public final class FrameAnnouncer: Sendable {
         listener.withLock { $0 = boxed }
     }
 
-    /// New frames are waiting. Called once per batch of frames (an audio block), not per frame.
     public func announce() {
         listener.withLock { $0 }?.call(())
     }

@@ -1,11 +1,11 @@
-import LightShowTerminal
+import LightShowCore
 import Synchronization
 import Testing
 
-@Suite struct FrameAnnouncerTests {
+@Suite struct AnnouncerTests {
     /// Announcements reach the listener of the moment, on the announcing thread; none before or after.
     @Test func announcementsReachTheCurrentListenerOnly() {
-        let announcer = FrameAnnouncer()
+        let announcer = Announcer()
         let heard = Atomic<Int>(0)
         announcer.announce()
         announcer.listen { heard.add(1, ordering: .relaxed) }
