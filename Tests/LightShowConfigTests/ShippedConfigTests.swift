@@ -80,7 +80,6 @@ import TestSupport
         c.analysis.gainRecoveryDBPerSecond = 1
         c.analysis.maximumGainDB = 1
         c.analysis.bandSpreadDB = 1
-        c.analysis.analysisRate = 1
         c.background.from = .white
         c.background.to = .white
         c.background.angle = 1

@@ -13,6 +13,5 @@ enum AnalysisSection: ConfigSection {
         section.number("gain_recovery_db_per_s", in: 0...1000).assign(to: &configuration.analysis.gainRecoveryDBPerSecond)
         section.number("max_gain_db", in: 0...120).assign(to: &configuration.analysis.maximumGainDB)
         section.number("band_spread_db", in: 0...120).assign(to: &configuration.analysis.bandSpreadDB)
-        section.number("rate_hz", in: 10...2000).assign(to: &configuration.analysis.analysisRate)
     }
 }

@@ -19,8 +19,6 @@ public struct AnalysisSettings: Equatable, Sendable {
     /// Bound across bands: a band's ceiling stays within this many dB of the loudest band's ceiling,
     /// so window leakage and hiss in an otherwise empty band never light it.
     public var bandSpreadDB: Double = 18
-    /// Live analysis rate (hops per second) for consumers that analyse faster than they render.
-    public var analysisRate: Double = 200
 
     public init() {}
 }
