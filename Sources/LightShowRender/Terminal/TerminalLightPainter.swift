@@ -27,12 +27,18 @@ struct TerminalLightPainter {
         var bottom: Pixel
     }
 
-    /// The cells a light touches. Those inside the disc (both pixels fully covered) are kept compact, as the
-    /// cell's index and the background under it as bytes (top r g b, bottom r g b, two spare), since a frame
-    /// finds them cold in the cache: the blend is the same integer sum `blendChannel` does, six channels at once.
+    /// Neighbouring cells inside a disc (both pixels fully covered) over the same background, as bytes (top r g b,
+    /// bottom r g b, two spare): they all become the same cell, blended once. Under a vertical gradient that is a
+    /// whole row of the disc. The blend is the same integer sum `blendChannel` does, six channels at once.
+    private struct InnerRun {
+        var start: Int32
+        var count: Int32
+        var background: SIMD8<UInt8>
+    }
+
+    /// The cells a light touches.
     private struct LightCells {
-        var innerIndices: [Int32] = []
-        var innerBackgrounds: [SIMD8<UInt8>] = []
+        var inner: [InnerRun] = []
         var edge: [EdgeCell] = []
     }
 
@@ -70,8 +76,12 @@ struct TerminalLightPainter {
                     let top = pixel(x, topY, spans[0]), bottom = pixel(x, bottomY, spans[1])
                     if top.isCovered && bottom.isCovered {
                         let t = top.background, b = bottom.background
-                        lightCells.innerIndices.append(Int32(index))
-                        lightCells.innerBackgrounds.append(SIMD8(t.0, t.1, t.2, b.0, b.1, b.2, 0, 0))
+                        let background = SIMD8<UInt8>(t.0, t.1, t.2, b.0, b.1, b.2, 0, 0)
+                        if let last = lightCells.inner.last, Int(last.start + last.count) == index, last.background == background {
+                            lightCells.inner[lightCells.inner.count - 1].count += 1
+                        } else {
+                            lightCells.inner.append(InnerRun(start: Int32(index), count: 1, background: background))
+                        }
                     } else {
                         lightCells.edge.append(EdgeCell(index: index, top: top, bottom: bottom))
                     }
@@ -79,7 +89,7 @@ struct TerminalLightPainter {
             }
             return lightCells
         }
-        let indices = cells.flatMap { $0.innerIndices.map(Int.init) + $0.edge.map(\.index) }
+        let indices = cells.flatMap { $0.inner.flatMap { Int($0.start)..<Int($0.start + $0.count) } + $0.edge.map(\.index) }
         guard !coversToolbar, Set(indices).count == indices.count else { return nil }
         self.cells = cells
     }
@@ -93,25 +103,17 @@ struct TerminalLightPainter {
                 let r = Int32(light.color.red), g = Int32(light.color.green), b = Int32(light.color.blue)
                 let color = SIMD8<Int32>(r, g, b, r, g, b, 0, 0)
                 let alpha = SIMD8<Int32>(repeating: a16)
-                cells.innerIndices.withUnsafeBufferPointer { indices in
-                    cells.innerBackgrounds.withUnsafeBufferPointer { backgrounds in
-                        if depth == .truecolor {
-                            for (index, bytes) in zip(indices, backgrounds) {
-                                let background = SIMD8<Int32>(truncatingIfNeeded: bytes)
-                                let mixed = background &+ (((color &- background) &* alpha &+ 32768) &>> 16)
-                                gridCells[Int(index)] = Self.truecolorCell(mixed)
-                            }
-                        } else {
-                            for (index, bytes) in zip(indices, backgrounds) {
-                                let background = SIMD8<Int32>(truncatingIfNeeded: bytes)
-                                let mixed = background &+ (((color &- background) &* alpha &+ 32768) &>> 16)
-                                let lanes = SIMD8<UInt8>(truncatingIfNeeded: mixed)
-                                gridCells[Int(index)] = TerminalGrid.cell(
-                                    top: (lanes[0], lanes[1], lanes[2]), bottom: (lanes[3], lanes[4], lanes[5]), depth: depth
-                                )
-                            }
-                        }
+                for run in cells.inner {
+                    let background = SIMD8<Int32>(truncatingIfNeeded: run.background)
+                    let mixed = background &+ (((color &- background) &* alpha &+ 32768) &>> 16)
+                    let cell: TerminalCell
+                    if depth == .truecolor {
+                        cell = Self.truecolorCell(mixed)
+                    } else {
+                        let lanes = SIMD8<UInt8>(truncatingIfNeeded: mixed)
+                        cell = TerminalGrid.cell(top: (lanes[0], lanes[1], lanes[2]), bottom: (lanes[3], lanes[4], lanes[5]), depth: depth)
                     }
+                    UnsafeMutableBufferPointer(rebasing: gridCells[Int(run.start)..<Int(run.start + run.count)]).update(repeating: cell)
                 }
                 for cell in cells.edge {
                     gridCells[cell.index] = TerminalGrid.cell(
