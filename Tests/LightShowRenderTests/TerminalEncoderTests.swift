@@ -78,6 +78,22 @@ import Testing
         #expect(text(out) == "\u{1B}[?2026h\u{1B}[0m\u{1B}[1;1H\u{1B}[48;2;100;100;100m  \u{1B}[48;2;103;100;100m \u{1B}[?2026l")
     }
 
+    /// A run of the same cell over the same old cells goes out as its glyphs alone, up to the last column, where
+    /// the cursor waits to wrap and the next frame places it again.
+    @Test func aRunOfTheSameCellSendsOnlyItsGlyphs() {
+        var encoder = TerminalEncoder()
+        var out: [UInt8] = []
+        encoder.encode(spaces(Array(repeating: (0, 0, 0), count: 5)), into: &out)
+        out.removeAll()
+        encoder.encode(spaces(Array(repeating: (200, 0, 0), count: 5)), into: &out)
+        #expect(text(out) == "\u{1B}[?2026h\u{1B}[1;1H\u{1B}[48;2;200;0;0m     \u{1B}[?2026l")
+        out.removeAll()
+        var grid = spaces(Array(repeating: (200, 0, 0), count: 5))
+        grid.put("ab", column: 0, row: 0, foreground: .white, background: RGBColor(red: 200, green: 0, blue: 0))
+        encoder.encode(grid, into: &out)
+        #expect(text(out) == "\u{1B}[?2026h\u{1B}[1;1H\u{1B}[38;2;255;255;255mab\u{1B}[?2026l")
+    }
+
     /// The encoder remembers the colour the terminal really shows, not the one asked for: a later frame that
     /// moves that cell further than the tolerance from what is shown redraws it, though it is within the
     /// tolerance of what was asked before.

@@ -74,13 +74,23 @@ public struct TerminalEncoder: Sendable {
                             && memcmp(previousCells.baseAddress! + base, cells.baseAddress! + base, rowBytes) == 0 {
                             continue
                         }
-                        for column in 0..<grid.columns {
-                            let cell = cells[base + column]
-                            if !full {
-                                let shown = previousCells[base + column]
-                                if shown == cell || tolerant && Self.looksSame(shown, cell) { continue }
+                        var column = 0
+                        while column < grid.columns {
+                            let cell = cells[base + column], shown = previousCells[base + column]
+                            column += 1
+                            if !full && (shown == cell || tolerant && Self.looksSame(shown, cell)) { continue }
+                            let sent = emit(cell, column: column - 1, row: row, tolerant: tolerant, into: &bytes)
+                            previousCells[base + column - 1] = sent
+                            // The same cell again over the same old one (a row inside a light) is sent the same way:
+                            // its colours are set and the cursor is there, so only the glyph goes. The last column
+                            // is left to `emit`, which knows the cursor waits there.
+                            while column < grid.columns - 1 && cursorColumn == column
+                                && cells[base + column] == cell && (full || previousCells[base + column] == shown) {
+                                bytes.appendUTF8(cell.scalar)
+                                previousCells[base + column] = sent
+                                cursorColumn += 1
+                                column += 1
                             }
-                            previousCells[base + column] = emit(cell, column: column, row: row, tolerant: tolerant, into: &bytes)
                         }
                     }
                 }
