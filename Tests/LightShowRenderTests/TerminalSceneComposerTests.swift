@@ -18,6 +18,19 @@ import Testing
     /// change, a resize, a portrait screen (lights in a column) and a measured cell aspect.
     @Test(arguments: [TerminalColorDepth.truecolor, .palette256, .ansi16, .none])
     func reusedComposerMatchesAFreshOne(depth: TerminalColorDepth) {
+        expectReusedComposerMatchesAFreshOne(depth: depth, style: style)
+    }
+
+    /// The same under gradients that change along a row too (horizontal, slanted), so a light's interior is not
+    /// one colour per row.
+    @Test(arguments: [0.0, 300.0])
+    func reusedComposerMatchesAFreshOneUnderAGradientAlongTheRows(angle: Double) {
+        var style = style
+        style.background.angle = angle
+        expectReusedComposerMatchesAFreshOne(depth: .truecolor, style: style)
+    }
+
+    private func expectReusedComposerMatchesAFreshOne(depth: TerminalColorDepth, style: Scene.Style) {
         let reused = TerminalSceneComposer()
         for index in 0..<60 {
             let (columns, rows, aspect): (Int, Int, Double) = switch index {
