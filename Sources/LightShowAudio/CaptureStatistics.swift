@@ -32,30 +32,21 @@ public struct CaptureStatistics: Sendable, Equatable {
         return now > quietSince && now - quietSince > Self.silentAfterNanoseconds
     }
 
-    /// When the input turns silent unless more audio comes: the moment a status pushed on change must look again.
-    /// Nil when it can't turn silent that way: no audio has come yet, the input is lost or over, or its reader
-    /// doesn't report its pulse.
-    public var silentFrom: UInt64? {
-        guard state != .lost, state != .finished, lastAliveNanoseconds != nil, let last = lastProgressNanoseconds else {
-            return nil
-        }
-        return last &+ Self.silentAfterNanoseconds &+ 1
-    }
-
-    /// What status shows of the capture, without the counters every block moves: a change here is worth telling.
+    /// What status shows of the capture at `now`, without the counters every block moves: a change here is worth
+    /// telling.
     struct Reported: Equatable {
         var state: State
         var overruns: Int
         var recoveries: Int
         var losses: Int
         var reopens: Int
-        var isAlive: Bool
+        var isSilent: Bool
     }
 
-    var reported: Reported {
+    func reported(at now: UInt64) -> Reported {
         Reported(
             state: state, overruns: overruns, recoveries: recoveries, losses: losses, reopens: reopens,
-            isAlive: lastAliveNanoseconds != nil
+            isSilent: isSilent(now: now)
         )
     }
 

@@ -230,30 +230,16 @@ public final class DaemonService: Service, Sendable {
         sceneOutlet.withLock { $0 }?.call(event)
     }
 
-    /// Sends `STATUS=` when its line changes. Pushed, not polled: it wakes when a part of the daemon announces a
-    /// change (`changes`), and while audio flows once more, when the input would turn silent. Stopped and silent,
-    /// nothing here runs. Lines follow each other at least `statusSpacing` apart, so a burst of changes (clients
-    /// connecting by the hundred) costs systemd a few lines.
+    /// Sends `STATUS=` when its line changes. Pushed, not polled: it sleeps until a part of the daemon announces a
+    /// change (`changes`), so a stopped, silent daemon runs nothing here. Lines follow each other at least
+    /// `statusSpacing` apart, so a burst of changes (clients connecting by the hundred) costs systemd a few lines.
     private func reportStatus(changes: [Announcer]) async {
         let (rings, bell) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         for announcer in changes { announcer.listen { bell.yield() } }
-        var silenceCheck: Task<Void, Never>?
-        defer {
-            for announcer in changes { announcer.listen(nil) }
-            silenceCheck?.cancel()
-        }
+        defer { for announcer in changes { announcer.listen(nil) } }
         bell.yield()
         var last = ""
         for await _ in rings {
-            silenceCheck?.cancel()
-            let status = self.status
-            let now = MonotonicClock.now()
-            if !status.silent, let due = status.capture.silentFrom, due > now {
-                silenceCheck = Task {
-                    guard (try? await Task.sleep(for: .nanoseconds(Int64(due - now)))) != nil else { return }
-                    bell.yield()
-                }
-            }
             let line = status.statusLine
             guard line != last else { continue }
             notify { try notifier.status(line) }
