@@ -72,9 +72,10 @@ struct CaptureSupervisor: Sendable {
         let engine = ShowEngine(
             source: source, configuration: configuration, options: .init(framesPerSecond: framesPerSecond), player: player
         )
-        let run = Task { [sinks] in try await engine.run(sinks) }
+        // Relayed before the engine runs, so its first change of state is heard.
         state.relayChanges(of: source, engine)
         defer { state.stopRelayingChanges(of: source, engine) }
+        let run = Task { [sinks] in try await engine.run(sinks) }
         state.updateCapture { capture in
             capture.source = source
             capture.engine = engine

@@ -248,7 +248,7 @@ public final class DaemonService: Service, Sendable {
         }
     }
 
-    static let statusSpacing = Duration.milliseconds(250)
+    static let statusSpacing = Duration.milliseconds(100)
 
     /// A notification that can't be sent is logged, never fatal: systemd acts on what it doesn't hear.
     private func notify(_ send: () throws -> Void) {
