@@ -68,12 +68,14 @@ import TestSupport
         let state = try TemporaryDirectory("watch-mpd-keys")
         let tmux = try start("--input demo --mpd \(mpd.address)", state: state)
         try mpd.mpc("play")
-        #expect(await Wait.until(within: Self.deadline) { lastLine(tmux).contains("▶ Test Tone") })
+        #expect(await Wait.until(within: Self.deadline) { lastLine(tmux).contains("▶ Test Tone") },
+                "▶ after mpc play: \(lastLine(tmux))")
         try tmux.send("Space")
         #expect(await Wait.until(within: Self.deadline) {
             ((try? mpd.mpc("status")) ?? "").contains("[paused]")
         }, "MPD paused by the space key: \((try? mpd.mpc("status")) ?? "")")
-        #expect(await Wait.until(within: Self.deadline) { lastLine(tmux).contains("⏸ Test Tone") })
+        #expect(await Wait.until(within: Self.deadline) { lastLine(tmux).contains("⏸ Test Tone") },
+                "⏸ after the space key: \(lastLine(tmux))\n\(tmux.text())")
         try tmux.send("p")
         #expect(await Wait.until(within: Self.deadline) {
             ((try? mpd.mpc("status")) ?? "").contains("[playing]")
