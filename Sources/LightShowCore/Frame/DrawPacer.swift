@@ -4,7 +4,7 @@
 /// - A frame that comes hard on the heels of the last draw (within `settle`: the tail of an audio chunk that
 ///   reached us in two pieces) is held: the next frame, due a chunk later, supersedes it, and it is drawn by
 ///   `holdLimit` after the last draw only if none comes.
-/// - A longer burst (catching up after a stall) is spread out to the frame rate: a token bucket that refills at
+/// - A longer burst (catching up after a stall) is spread out to the frame rate: a `TokenBucket` that refills at
 ///   `framesPerSecond` and holds two draws.
 ///
 /// Times are monotonic nanoseconds.
@@ -17,20 +17,18 @@ public struct DrawPacer: Sendable {
         case wait(until: UInt64)
     }
 
-    private let interval: Double
     private let settle: UInt64
     private let holdLimit: UInt64
-    private static let burst = 2.0
-    private var tokens = burst
-    private var lastRefill: UInt64?
+    private var rate: TokenBucket
     private var lastDraw: UInt64?
 
     /// `settle` defaults to a quarter of a frame; `holdLimit` to 100 ms, about the longest a viewer can miss a
     /// change without seeing it late.
     public init(framesPerSecond: Double, settle: UInt64? = nil, holdLimit: UInt64 = 100_000_000) {
-        interval = 1e9 / max(1, framesPerSecond)
-        self.settle = settle ?? UInt64(interval / 4)
+        let framesPerSecond = max(1, framesPerSecond)
+        self.settle = settle ?? UInt64(1e9 / framesPerSecond / 4)
         self.holdLimit = holdLimit
+        rate = TokenBucket(perSecond: framesPerSecond, burst: 2)
     }
 
     /// A new frame at `now`: whether to draw it, and if not, when.
@@ -38,26 +36,14 @@ public struct DrawPacer: Sendable {
         if let last = lastDraw, now >= last, now - last < settle {
             return .hold(until: last + holdLimit)
         }
-        refill(at: now)
-        guard tokens >= 1 else {
-            return .wait(until: now + UInt64(((1 - tokens) * interval).rounded(.up)))
-        }
-        tokens -= 1
+        if let due = rate.take(at: now) { return .wait(until: due) }
         lastDraw = now
         return .draw
     }
 
     /// A held or waiting frame was drawn at `now`, when its time came.
     public mutating func drew(at now: UInt64) {
-        refill(at: now)
-        tokens = max(0, tokens - 1)
+        rate.spend(at: now)
         lastDraw = now
-    }
-
-    private mutating func refill(at now: UInt64) {
-        if let last = lastRefill, now > last {
-            tokens = min(Self.burst, tokens + Double(now - last) / interval)
-        }
-        lastRefill = max(lastRefill ?? now, now)
     }
 }

@@ -232,31 +232,31 @@ public final class DaemonService: Service, Sendable {
 
     /// Sends `STATUS=` when its line changes. Pushed, not polled: it sleeps until a part of the daemon announces a
     /// change (`changes`), so a stopped, silent daemon runs nothing here. Start-up's first states, a few
-    /// milliseconds apart, go out as they come (`statusBurst`); a longer burst of changes (clients connecting by
-    /// the hundred) is held to `statusRate` lines a second.
+    /// milliseconds apart, go out as they come; a longer burst of changes (clients connecting by the hundred) is
+    /// held to `statusLines`' rate, each line then saying what holds after the wait.
     private func reportStatus(changes: [Announcer]) async {
         let (rings, bell) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         for announcer in changes { announcer.listen { bell.yield() } }
         defer { for announcer in changes { announcer.listen(nil) } }
         bell.yield()
         var last = ""
-        var allowance = Self.statusBurst
-        var refilled = ContinuousClock.now
+        var lines = Self.statusLines
         for await _ in rings {
-            let line = status.statusLine
+            var line = status.statusLine
             guard line != last else { continue }
+            let now = MonotonicClock.now()
+            if let due = lines.take(at: now) {
+                try? await Task.sleep(for: .nanoseconds(Int64(due - now)))
+                lines.spend(at: MonotonicClock.now())
+                line = status.statusLine
+                guard line != last else { continue }
+            }
             notify { try notifier.status(line) }
             last = line
-            let now = ContinuousClock.now
-            let elapsed = refilled.duration(to: now) / .seconds(1)
-            allowance = min(Self.statusBurst, allowance + elapsed * Self.statusRate) - 1
-            refilled = now
-            if allowance < 1 { try? await Task.sleep(for: .seconds((1 - allowance) / Self.statusRate)) }
         }
     }
 
-    static let statusBurst = 4.0
-    static let statusRate = 10.0
+    static let statusLines = TokenBucket(perSecond: 10, burst: 4)
 
     /// A notification that can't be sent is logged, never fatal: systemd acts on what it doesn't hear.
     private func notify(_ send: () throws -> Void) {
