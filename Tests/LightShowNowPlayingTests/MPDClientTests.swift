@@ -27,6 +27,16 @@ import TestSupport
         }
     }
 
+    /// A real MPD playing its first track, and a client that has seen it play (the index of that event).
+    func followingPlayingMPD() async throws -> (MPDServer, MPDClient, StreamRecorder<NowPlayingEvent>, Int) {
+        let server = try await Self.server()
+        let client = try client(server.address)
+        let events = StreamRecorder(client.events)
+        try server.mpc("play", "1")
+        let playing = try await events.first("playing", where: Self.state(.playing, title: "Test Tone")).index
+        return (server, client, events, playing)
+    }
+
     @Test func followsPlayPauseStopWithinTheLatencyBudget() async throws {
         let server = try await Self.server()
         let client = try client(server.address)
@@ -61,12 +71,9 @@ import TestSupport
     }
 
     @Test func reconnectsAfterMPDIsKilledAndRestarted() async throws {
-        let server = try await Self.server()
-        let client = try client(server.address)
+        let (server, client, events, playing) = try await followingPlayingMPD()
         defer { client.stop() }
-        let events = StreamRecorder(client.events)
-        try server.mpc("play", "1")
-        var seen = try await events.first("playing", where: Self.state(.playing, title: "Test Tone")).index
+        var seen = playing
 
         server.kill()
         seen = try await events.first("connection lost", after: seen) {
@@ -80,6 +87,24 @@ import TestSupport
         try await events.first("playing after reconnect", after: seen, where: Self.state(.playing, title: "Test Tone"))
         // One `.lost` per outage, however many retries it took.
         #expect(events.elements.filter { if case .lost = $0 { true } else { false } }.count == 1)
+    }
+
+    /// A forwarded command breaks into `idle`, reaches MPD, and the client reads the new state over the same
+    /// connection: the command's wake-up must not end the wait for `noidle`'s reply too.
+    @Test func forwardedCommandsReachMPDOverTheSameConnection() async throws {
+        let (server, client, events, playing) = try await followingPlayingMPD()
+        defer { client.stop() }
+        var seen = playing
+
+        client.forward(.toggle)
+        seen = try await events.first("paused by toggle", after: seen, where: Self.state(.paused, title: "Test Tone")).index
+        #expect(try server.mpc("status").contains("[paused]"))
+        client.forward(.toggle)
+        seen = try await events.first("playing again by toggle", after: seen, where: Self.state(.playing)).index
+        client.forward(.stop)
+        try await events.first("stopped", after: seen, where: Self.state(.stopped))
+        #expect(events.elements.allSatisfy { if case .lost = $0 { false } else { true } },
+                "the connection was dropped: \(events.elements)")
     }
 
     @Test func connectsOverTheUnixSocketWithAPassword() async throws {

@@ -121,22 +121,21 @@ public final class MPDClient: NowPlayingSource {
             _ = try socket.readReply(timeout: replyTimeout)
         }
         logger.info("connected to MPD \(version) at \(address)")
-        socket.interruptFD = commandSignal.readFD
-        var state = PlaybackState.stopped
         while true {
-            try send(pendingCommands(), from: state, over: socket)
-            try socket.send("status", timeout: replyTimeout)
-            let status = try socket.readReply(timeout: replyTimeout)
-            try socket.send("currentsong", timeout: replyTimeout)
-            let song = try socket.readReply(timeout: replyTimeout)
-            let reported = try NowPlayingStatus(mpdStatus: status, currentSong: song)
-            state = reported.state
+            let reported = try readStatus(over: socket)
             onStatus(reported)
+            // Commands go after a fresh status, so a toggle turns into play or pause against MPD's state now.
+            let commands = pendingCommands()
+            if !commands.isEmpty {
+                try send(commands, from: reported.state, over: socket)
+                continue
+            }
             try socket.send("idle player", timeout: replyTimeout)
             do throws(MPDError) {
-                // No time-out: idle returns when the player changes, however long that takes.
-                for field in try socket.readReply(timeout: nil) where field.key != "changed" {
-                        throw .protocolError("idle reply has '\(SafeText.sanitized(field.key, limit: 40))', expected 'changed'")
+                // No time-out: idle returns when the player changes, however long that takes. A command queued
+                // since `pendingCommands` leaves the signal readable, so idle ends at once and nothing waits.
+                for field in try socket.readReply(timeout: nil, interruptFD: commandSignal.readFD) where field.key != "changed" {
+                    throw .protocolError("idle reply has '\(SafeText.sanitized(field.key, limit: 40))', expected 'changed'")
                 }
             } catch .interrupted {
                 // A command to send: leave idle (its reply may carry a change that raced us) and loop.
@@ -144,6 +143,15 @@ public final class MPDClient: NowPlayingSource {
                 _ = try socket.readReply(timeout: replyTimeout)
             }
         }
+    }
+
+    /// The player's state and current song.
+    private func readStatus(over socket: MPDSocket) throws(MPDError) -> NowPlayingStatus {
+        try socket.send("status", timeout: replyTimeout)
+        let status = try socket.readReply(timeout: replyTimeout)
+        try socket.send("currentsong", timeout: replyTimeout)
+        let song = try socket.readReply(timeout: replyTimeout)
+        return try NowPlayingStatus(mpdStatus: status, currentSong: song)
     }
 
     private func pendingCommands() -> [UserCommand] {

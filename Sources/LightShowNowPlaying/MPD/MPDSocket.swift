@@ -16,9 +16,6 @@ final class MPDSocket {
     private let fd: Int32
     private let wakeFD: Int32
     private var buffer: [UInt8] = []
-    /// While set (≥ 0), a wait also ends when this descriptor is readable, with `MPDError.interrupted`: the
-    /// client's command signal, so a forwarded command can break into `idle`.
-    var interruptFD: Int32 = -1
 
     private init(fd: Int32, wakeFD: Int32) {
         self.fd = fd
@@ -109,8 +106,9 @@ final class MPDSocket {
         }
     }
 
-    /// Reads one line without its newline. `timeout` nil waits as long as it takes (for `idle`).
-    func readLine(timeout: Duration?) throws(MPDError) -> String {
+    /// Reads one line without its newline. `timeout` nil waits as long as it takes (for `idle`). When
+    /// `interruptFD` is given, its becoming readable ends the wait with `MPDError.interrupted`.
+    func readLine(timeout: Duration?, interruptFD: Int32 = -1) throws(MPDError) -> String {
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
             if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
@@ -121,7 +119,7 @@ final class MPDSocket {
             guard buffer.count <= Self.maximumLineLength else {
                 throw .protocolError("reply line longer than \(Self.maximumLineLength) bytes")
             }
-            try wait(for: Int16(POLLIN), timeout: timeout)
+            try wait(for: Int16(POLLIN), timeout: timeout, interruptFD: interruptFD)
             let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if count > 0 {
                 buffer.append(contentsOf: chunk[..<count])
@@ -134,14 +132,16 @@ final class MPDSocket {
     }
 
     /// Reads a reply up to its `OK`. An `ACK` becomes `MPDError.ack`. `timeout` bounds the whole reply, which is
-    /// also capped in lines and bytes, so a server that streams without end can't grow our memory.
-    func readReply(timeout: Duration?) throws(MPDError) -> [MPDField] {
+    /// also capped in lines and bytes, so a server that streams without end can't grow our memory. Only `idle`'s
+    /// reply passes `interruptFD` (the client's command signal): any other reply must be read to its end, or the
+    /// connection falls out of step.
+    func readReply(timeout: Duration?, interruptFD: Int32 = -1) throws(MPDError) -> [MPDField] {
         let deadline = timeout.map { ContinuousClock.now.advanced(by: $0) }
         var fields: [MPDField] = []
         var bytes = 0
         while true {
             let remaining = deadline.map { max(.zero, ContinuousClock.now.duration(to: $0)) }
-            let line = try readLine(timeout: remaining)
+            let line = try readLine(timeout: remaining, interruptFD: interruptFD)
             bytes += line.utf8.count + 1
             switch try MPDProtocol.parse(line) {
             case .ok: return fields
@@ -159,8 +159,9 @@ final class MPDSocket {
         String(cString: strerror(errno))
     }
 
-    /// Waits until the socket is ready for `events`; throws `.stopped` when woken, `.unreachable` on time-out.
-    private func wait(for events: Int16, timeout: Duration?) throws(MPDError) {
+    /// Waits until the socket is ready for `events`; throws `.stopped` when woken, `.interrupted` when
+    /// `interruptFD` (if ≥ 0) is readable, `.unreachable` on time-out.
+    private func wait(for events: Int16, timeout: Duration?, interruptFD: Int32 = -1) throws(MPDError) {
         var fds = [
             pollfd(fd: fd, events: events, revents: 0),
             pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0),
