@@ -31,15 +31,19 @@ final class ALSACaptureDevice: @unchecked Sendable {
         var handle: OpaquePointer?
         let opened = snd_pcm_open(&handle, name, SND_PCM_STREAM_CAPTURE, SND_PCM_NONBLOCK)
         guard opened >= 0, let handle else { throw ALSAError(opened, "snd_pcm_open") }
-        pcm = handle
-        self.name = name
+        // Stored properties are set only once nothing can fail: a throw after that would run `deinit` too, and
+        // close the handle a second time.
+        let negotiated: Parameters
         do {
-            parameters = try Self.configure(handle, required: required)
+            negotiated = try Self.configure(handle, required: required)
             try check(snd_pcm_prepare(handle), "snd_pcm_prepare")
         } catch {
             snd_pcm_close(handle)
             throw error
         }
+        pcm = handle
+        self.name = name
+        parameters = negotiated
     }
 
     deinit { snd_pcm_close(pcm) }

@@ -19,6 +19,8 @@ struct PulseCaptureLoop: Sendable {
     /// source every 2 s), and filling their gaps would stretch the audio timeline.
     static let silenceAfter: UInt64 = 100_000_000
     static let fillStep: UInt64 = 20_000_000
+    /// How long a lookup may go unanswered before it is asked again.
+    static let resolveTimeout: UInt64 = 2_000_000_000
     /// Longest wait between checks that the consumer is still there.
     static let cancelCheck: UInt64 = 50_000_000
 
@@ -96,7 +98,7 @@ struct PulseCaptureLoop: Sendable {
         let now = MonotonicClock.now()
         var wakeAt = now + Self.cancelCheck
         let fillAt = sink == nil || stream != nil ? nil : max(nextFill, lastAudioAt + Self.silenceAfter)
-        for candidate in [deadline, resolveAt, reconnectAt, fillAt] {
+        for candidate in [deadline, resolveDue, connection == nil ? reconnectAt : nil, fillAt] {
             if let candidate { wakeAt = min(wakeAt, candidate) }
         }
         var descriptor = pollfd(fd: inbox.wake.readFD, events: Int16(POLLIN), revents: 0)
@@ -104,6 +106,13 @@ struct PulseCaptureLoop: Sendable {
         for event in inbox.takeEvents() { handle(event) }
         runTimers()
         if sink != nil { deliverAudio() }
+    }
+
+    /// When `runTimers` will next act on resolving: the lookup asked for, once one can start, or the time-out of
+    /// the one in flight. A lookup that can't start yet must not set the wait, or a due one would make it zero.
+    private var resolveDue: UInt64? {
+        if let since = resolving { return since + Self.resolveTimeout }
+        return connection != nil && contextReady ? resolveAt : nil
     }
 
     /// Connects now; a context that can't even be created counts as a failed connection.
@@ -123,7 +132,10 @@ struct PulseCaptureLoop: Sendable {
             connect()
         }
         // A lookup that never answered (it should, or the context fails) is asked again.
-        if let since = resolving, now - min(since, now) > 2_000_000_000 { resolving = nil }
+        if let since = resolving, now - min(since, now) >= Self.resolveTimeout {
+            resolving = nil
+            resolveAt = resolveAt ?? now
+        }
         if let connection, contextReady, resolving == nil, let at = resolveAt, now >= at {
             resolveAt = nil
             resolving = now

@@ -52,8 +52,7 @@ final class PulseConnection: @unchecked Sendable {
             inbox.post(.failed(Self.errorText(context)))
         }
         if pa_threaded_mainloop_start(mainloop) < 0 {
-            pa_context_unref(context)
-            pa_threaded_mainloop_free(mainloop)
+            // Every stored property is set, so `deinit` runs after this throw and frees both (not started).
             throw LightShowError("input pulse: libpulse could not start its mainloop thread", exitStatus: .ioError)
         }
         started = true
