@@ -116,13 +116,10 @@ import TestSupport
 
     @Test func aHostilePlayerIsSurvivedAndFollowedOnceItBehaves() async throws {
         let bus = try SessionBus()
-        Self.use(bus)
         defer { Self.use(nil) }
-        let client = try MPRISClient()
-        client.start()
+        let (client, events) = try Self.follow(bus)
         defer { client.stop() }
-        let events = StreamRecorder(client.events)
-        let hostile = try HostilePlayer(name: "hostile", bus: bus)
+        let hostile = try ScriptedPlayer(ScriptedPlayer.hostile, name: "hostile", bus: bus)
 
         // Wrong types everywhere: a stopped player with a capped, control-free title it can't be told to control.
         let garbage = try await events.first("the hostile player", timeout: 20) { event in
@@ -140,6 +137,20 @@ import TestSupport
         try await events.first("well-formed at last", after: garbage.index, where: Self.playing(.playing, title: "Fine Now"))
         guard case .status(let fine)? = events.elements.last else { return }
         #expect(fine.canControl && fine.duration == 5)
+    }
+
+    /// A player too slow to answer at first is not followed as "stopped" before it has said anything, and a pause it
+    /// signals while it is left alone is read once it may be asked again, though it never signals again.
+    @Test func aSlowPlayerIsFollowedOnlyOnceKnownAndNoChangeIsLost() async throws {
+        let bus = try SessionBus()
+        defer { Self.use(nil) }
+        let (client, events) = try Self.follow(bus)
+        defer { client.stop() }
+        let slow = try ScriptedPlayer(ScriptedPlayer.slow, name: "slow", bus: bus)
+        defer { withExtendedLifetime(slow) {} }
+        try await events.first("the pause it signalled while left alone", timeout: 15,
+                               where: Self.playing(.paused, title: "Slow Tone"))
+        #expect(!events.elements.contains(where: Self.playing(.stopped)), "followed before it answered: \(events.elements)")
     }
 
     @Test func withoutASessionBusItSaysSoOnceAndEnds() async throws {

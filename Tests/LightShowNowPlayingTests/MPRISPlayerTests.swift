@@ -4,9 +4,11 @@ import Testing
 
 /// What a player's properties become, whatever types it sends, and which player is followed.
 @Suite struct MPRISPlayerTests {
+    /// A player whose properties have been read.
     static func player(_ name: String, _ state: PlaybackState, active: UInt64) -> MPRISPlayer {
         var player = MPRISPlayer(busName: MPRISPlayer.namePrefix + name, owner: ":1.\(active)", lastActive: active)
         player.state = state
+        player.isKnown = true
         return player
     }
 
@@ -56,6 +58,11 @@ import Testing
         #expect(MPRISPlayer.choose([paused, newer], pinned: nil)?.shortName == "newer")
         #expect(MPRISPlayer.choose([old, newer, latest], pinned: "vlc")?.shortName == "vlc.instance7")
         #expect(MPRISPlayer.choose([old, newer], pinned: "vlc") == nil)
+        // One not read yet is never chosen, however recent.
+        var unread = MPRISPlayer(busName: MPRISPlayer.namePrefix + "unread", owner: ":1.9", lastActive: 9)
+        #expect(MPRISPlayer.choose([paused, unread], pinned: nil)?.shortName == "old")
+        unread.apply(["PlaybackStatus": .string("Paused")])
+        #expect(MPRISPlayer.choose([paused, unread], pinned: nil)?.shortName == "unread")
     }
 
     @Test func playerctldIsNotAPlayer() {

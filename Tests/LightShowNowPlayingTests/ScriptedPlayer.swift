@@ -1,11 +1,13 @@
 import Foundation
 import TestSupport
 
-/// A fake MPRIS player written with python3-dbus that says everything wrong: wrong types, a megabyte title full of
-/// control characters, nesting 30 variants deep, an endless stream of PropertiesChanged. After `behave()` it turns
-/// into a well-formed player, so a test can prove the client still follows after the abuse.
-final class HostilePlayer: @unchecked Sendable {
-    static let script = #"""
+/// A fake MPRIS player written with python3-dbus, on a test's session bus, for what real players do only now and
+/// then: say everything wrong, or answer too late.
+final class ScriptedPlayer: @unchecked Sendable {
+    /// Says everything wrong: wrong types, a megabyte title full of control characters, nesting 30 variants deep,
+    /// an endless stream of PropertiesChanged. Its `Behave` method turns it into a well-formed player, so a test
+    /// can prove the client still follows after the abuse.
+    static let hostile = #"""
 import sys, dbus, dbus.service, dbus.mainloop.glib
 from gi.repository import GLib
 dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
@@ -59,14 +61,49 @@ print("ready", flush=True)
 GLib.MainLoop().run()
 """#
 
+    /// Playing "Slow Tone", but its first `GetAll` answers only after 1.5 s (past the client's 1 s); 2.5 s after it
+    /// starts it pauses and says so once, and then says nothing more.
+    static let slow = #"""
+import sys, time, dbus, dbus.service, dbus.mainloop.glib
+from gi.repository import GLib
+dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
+IFACE = "org.mpris.MediaPlayer2.Player"
+state = {"status": "Playing", "calls": 0}
+
+class Player(dbus.service.Object):
+    @dbus.service.method(dbus.PROPERTIES_IFACE, in_signature="s", out_signature="a{sv}")
+    def GetAll(self, interface):
+        state["calls"] += 1
+        if state["calls"] == 1:
+            time.sleep(1.5)
+        return {"PlaybackStatus": dbus.String(state["status"], variant_level=1),
+                "Metadata": dbus.Dictionary({"xesam:title": dbus.String("Slow Tone", variant_level=1)}, signature="sv"),
+                "CanControl": dbus.Boolean(True)}
+
+    @dbus.service.signal(dbus.PROPERTIES_IFACE, signature="sa{sv}as")
+    def PropertiesChanged(self, interface, changed, invalidated):
+        pass
+
+bus = dbus.SessionBus()
+name = dbus.service.BusName("org.mpris.MediaPlayer2." + sys.argv[1], bus)
+player = Player(bus, "/org/mpris/MediaPlayer2")
+def pause():
+    state["status"] = "Paused"
+    player.PropertiesChanged(IFACE, {"PlaybackStatus": "Paused"}, [])
+    return False
+GLib.timeout_add(2500, pause)
+GLib.MainLoop().run()
+"""#
+
     let name: String
     private let process = Process()
     private let directory: TemporaryDirectory
 
-    init(name: String, bus: SessionBus) throws {
+    /// Starts `script` (`ScriptedPlayer.hostile`, `.slow`) as `org.mpris.MediaPlayer2.<name>` on `bus`.
+    init(_ script: String, name: String, bus: SessionBus) throws {
         self.name = name
         directory = try TemporaryDirectory()
-        let path = try directory.write("hostile.py", Data(Self.script.utf8))
+        let path = try directory.write("player.py", Data(script.utf8))
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         // Debian's python3, where python3-dbus and python3-gi live (a pyenv on the PATH has neither).
         process.arguments = ["/usr/bin/python3", path, name]
@@ -78,7 +115,7 @@ GLib.MainLoop().run()
         try process.run()
     }
 
-    /// Turns the player well-formed and playing, through its own method on the bus.
+    /// Calls the hostile player's `Behave`: it turns well-formed and playing.
     func behave(on bus: SessionBus) throws {
         try ExternalTool.run("dbus-send", ["--session", "--type=method_call", "--print-reply",
                                            "--dest=org.mpris.MediaPlayer2.\(name)", "/org/mpris/MediaPlayer2",

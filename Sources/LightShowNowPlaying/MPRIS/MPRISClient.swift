@@ -93,7 +93,11 @@ public final class MPRISClient: NowPlayingSource {
                 let bus = try SDBus()
                 let signals = MPRISSignals()
                 try withExtendedLifetime(signals) { () throws(SDBusError) in
-                    try follow(MPRISSession(bus: bus, signals: signals, logger: logger), published: &published)
+                    let session = try MPRISSession(bus: bus, signals: signals, logger: logger)
+                    // Connected: the next outage is a new one, announced and retried from the shortest delay.
+                    delay = .seconds(1)
+                    announced = false
+                    try follow(session, published: &published)
                 }
             } catch {
                 if !announced {
@@ -107,7 +111,17 @@ public final class MPRISClient: NowPlayingSource {
                     continuation.yield(.lost(error.description))
                 }
             }
-            if stopped.current || wake.wait(for: delay) && stopped.current { break }
+            // Commands that come while there is no bus have no player to go to: they are dropped, so they neither
+            // end this wait early (the wake-up would stay readable, and the loop would spin) nor reach a player
+            // minutes later.
+            let retryAt = ContinuousClock.now.advanced(by: delay)
+            while !stopped.current, case let left = ContinuousClock.now.duration(to: retryAt), left > .zero {
+                if wake.wait(for: left) {
+                    wake.consume()
+                    pending.withLock { $0.removeAll() }
+                }
+            }
+            if stopped.current { break }
             delay = min(delay * 2, .seconds(60))
         }
         continuation.finish()
@@ -128,7 +142,9 @@ public final class MPRISClient: NowPlayingSource {
                 pollfd(fd: session.bus.fileDescriptor, events: session.bus.pollEvents, revents: 0),
                 pollfd(fd: wake.readFD, events: Int16(POLLIN), revents: 0),
             ]
-            let timeout = session.bus.deadlineMicroseconds.map { deadline -> Duration in
+            // The bus's own deadline, a player to read again, or 5 s at most.
+            let deadline = [session.bus.deadlineMicroseconds, session.nextRetry.map { $0 / 1_000 }].compactMap { $0 }.min()
+            let timeout = deadline.map { deadline -> Duration in
                 let now = MonotonicClock.now() / 1_000
                 return .microseconds(Int64(clamping: deadline > now ? min(deadline - now, 5_000_000) : 0))
             } ?? .seconds(5)

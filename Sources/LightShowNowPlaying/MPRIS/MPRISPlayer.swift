@@ -14,6 +14,8 @@ struct MPRISPlayer: Sendable, Equatable {
     var elapsed: Double?
     var duration: Double?
     var canControl = false
+    /// False until its properties were first read: until then its state is not known, and it is never followed.
+    var isKnown = false
     /// Monotonic nanoseconds of its last change: among players that don't play, the latest one is followed.
     var lastActive: UInt64
 
@@ -32,6 +34,7 @@ struct MPRISPlayer: Sendable, Equatable {
 
     /// Takes the properties of a `GetAll` reply; a property missing or of the wrong type counts as unknown.
     mutating func apply(_ properties: [String: DBusValue]) {
+        isKnown = true
         switch properties["PlaybackStatus"]?.string {
         case "Playing": state = .playing
         case "Paused": state = .paused
@@ -59,9 +62,9 @@ struct MPRISPlayer: Sendable, Equatable {
     }
 
     /// The player to follow: the one that plays (the latest to start, if several), else the latest active;
-    /// only those `pinned` names when it is set.
+    /// only those `pinned` names when it is set, and only players whose properties have been read.
     static func choose(_ players: some Sequence<MPRISPlayer>, pinned: String?) -> MPRISPlayer? {
-        let candidates = players.filter { pinned.map($0.matches(pinned:)) ?? true }
+        let candidates = players.filter { $0.isKnown && (pinned.map($0.matches(pinned:)) ?? true) }
         let playing = candidates.filter { $0.state == .playing }
         // Ties go to the name, so the choice never flips between equals.
         return (playing.isEmpty ? candidates : playing).max {

@@ -6,6 +6,8 @@ import Logging
 /// Runs on the client's thread, which owns the bus.
 final class MPRISSession {
     static let maximumPlayers = 64
+    /// How long a player that didn't answer is left alone.
+    static let muteNanoseconds: UInt64 = 5_000_000_000
     static let playerPath = "/org/mpris/MediaPlayer2"
     static let playerInterface = "org.mpris.MediaPlayer2.Player"
 
@@ -56,8 +58,13 @@ final class MPRISSession {
                 for (name, player) in players where player.owner == sender { dirty.insert(name) }
             }
         }
-        for name in dirty { refresh(name) }
-        dirty.removeAll()
+        // A player left alone for now stays dirty: a change it signalled meanwhile is read once it may be asked.
+        dirty = dirty.filter { !refresh($0) }
+    }
+
+    /// When a player left dirty may be asked again (monotonic nanoseconds), so the client's wait ends then.
+    var nextRetry: UInt64? {
+        dirty.compactMap { mutedUntil[$0] }.min()
     }
 
     /// Sends play, pause or stop to `player` when it takes commands.
@@ -88,14 +95,15 @@ final class MPRISSession {
             logger.debug("MPRIS player \(SafeText.sanitized(name, limit: 120)) appeared")
         }
         players[name]?.owner = owner
-        refresh(name)
+        if !refresh(name) { dirty.insert(name) }
     }
 
-    /// Reads a player's properties again (at most a second: a player that hangs is left as it was).
-    private func refresh(_ name: String) {
-        guard var player = players[name] else { return }
+    /// Reads a player's properties again (at most a second: a player that hangs is left as it was). False when it
+    /// must be read later: it is left alone for now, or it didn't answer in time, or has never answered at all.
+    private func refresh(_ name: String) -> Bool {
+        guard var player = players[name] else { return true }
         if let until = mutedUntil[name] {
-            guard MonotonicClock.now() >= until else { return }
+            guard MonotonicClock.now() >= until else { return false }
             mutedUntil[name] = nil
         }
         do throws(SDBusError) {
@@ -105,9 +113,12 @@ final class MPRISSession {
             player.apply(try reply.reader().next()?.dictionary ?? [:])
             if player.state != before.state || player.title != before.title { player.lastActive = MonotonicClock.now() }
             players[name] = player
+            return true
         } catch {
             logger.debug("MPRIS player \(SafeText.sanitized(name, limit: 120)) didn't answer: \(error)")
-            if error.timedOut { mutedUntil[name] = MonotonicClock.now() + 5_000_000_000 }
+            guard error.timedOut || !player.isKnown else { return true }
+            mutedUntil[name] = MonotonicClock.now() + Self.muteNanoseconds
+            return false
         }
     }
 }
