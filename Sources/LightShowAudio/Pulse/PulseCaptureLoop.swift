@@ -106,6 +106,9 @@ struct PulseCaptureLoop: Sendable {
         for event in inbox.takeEvents() { handle(event) }
         runTimers()
         if sink != nil { deliverAudio() }
+        // The loop's pulse for the daemon's watchdog: it goes round at least every `cancelCheck`, and a stream
+        // that stays connected but brings nothing (a suspended sink) is the server's doing, not a hung reader.
+        recorder.alive()
     }
 
     /// When `runTimers` will next act on resolving: the lookup asked for, once one can start, or the time-out of
