@@ -85,7 +85,7 @@ public final class MPRISClient: NowPlayingSource {
             continuation.finish()
             return
         }
-        var delay = Duration.seconds(1)
+        var backoff = ReopenBackoff(initial: 1, maximum: 60)
         var announced = false
         var published: NowPlayingEvent?
         while !stopped.current {
@@ -95,7 +95,7 @@ public final class MPRISClient: NowPlayingSource {
                 try withExtendedLifetime(signals) { () throws(SDBusError) in
                     let session = try MPRISSession(bus: bus, signals: signals, logger: logger)
                     // Connected: the next outage is a new one, announced and retried from the shortest delay.
-                    delay = .seconds(1)
+                    backoff.reset()
                     announced = false
                     try follow(session, published: &published)
                 }
@@ -111,20 +111,25 @@ public final class MPRISClient: NowPlayingSource {
                     continuation.yield(.lost(error.description))
                 }
             }
-            // Commands that come while there is no bus have no player to go to: they are dropped, so they neither
-            // end this wait early (the wake-up would stay readable, and the loop would spin) nor reach a player
-            // minutes later.
-            let retryAt = ContinuousClock.now.advanced(by: delay)
-            while !stopped.current, case let left = ContinuousClock.now.duration(to: retryAt), left > .zero {
-                if wake.wait(for: left) {
-                    wake.consume()
-                    pending.withLock { $0.removeAll() }
-                }
-            }
-            if stopped.current { break }
-            delay = min(delay * 2, .seconds(60))
+            if waitOutOfSession(seconds: backoff.next()) { break }
         }
         continuation.finish()
+    }
+
+    /// Waits `seconds` between sessions; true when the client was stopped. Commands that come meanwhile have no
+    /// player to go to: they are dropped, so they neither end the wait early (the wake-up would stay readable and
+    /// the loop would spin) nor reach a player minutes later.
+    private func waitOutOfSession(seconds: Double) -> Bool {
+        let retryAt = ContinuousClock.now.advanced(by: .seconds(seconds))
+        while !stopped.current {
+            let left = ContinuousClock.now.duration(to: retryAt)
+            guard left > .zero else { return false }
+            if wake.wait(for: left) {
+                wake.consume()
+                pending.withLock { $0.removeAll() }
+            }
+        }
+        return true
     }
 
     /// One connection, until the bus fails (throws) or the client stops (returns).
