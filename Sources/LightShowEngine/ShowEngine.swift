@@ -89,7 +89,7 @@ public final class ShowEngine: Sendable {
         inbox.yield(.user(command))
     }
 
-    /// A reloaded configuration: band ranges and analysis settings apply from the next hop, without touching
+    /// A reloaded configuration: band ranges, analysis and playback settings apply from the next hop, without touching
     /// the source. Safe from any task or thread.
     public func reconfigure(_ configuration: Configuration) {
         inbox.yield(.reconfigure(configuration))

@@ -8,7 +8,7 @@ import Logging
 enum ShowEvent: Sendable {
     case player(NowPlayingEvent)
     case user(UserCommand)
-    /// A reloaded configuration (bands and analysis settings).
+    /// A reloaded configuration: bands, analysis and playback settings.
     case reconfigure(Configuration)
     /// A deadline the loop asked for: idle_after, or a refresh while the source is stalled.
     case timer
@@ -143,6 +143,8 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
         case .reconfigure(let configuration):
             analyzer.reconfigure(analysis: configuration.analysis, bands: configuration.bands)
             silenceThresholdDBFS = configuration.analysis.silenceThresholdDBFS
+            machine.adopt(configuration.playback)
+            effects.adopt(configuration.playback)
         case .timer:
             (timerDeadline, timerTask) = (nil, nil)
             apply(machine.timeoutTriggered())

@@ -118,6 +118,18 @@ import Testing
         #expect(machine.idleDeadline == clock.now.advanced(by: .milliseconds(2500)))
     }
 
+    @Test func reloadedSettingsKeepTheStateAndJudgeSilenceByTheNewLimit() {
+        var machine = playing(idleAfter: .seconds(10))
+        clock.advance(by: .seconds(3))
+        var settings = PlaybackSettings()
+        settings.idleAfterSeconds = 2
+        machine.adopt(settings)
+        #expect(machine.state == .playing)
+        #expect(machine.reason == .inputStarted)
+        #expect(machine.idleDeadline == clock.now.advanced(by: .seconds(-1)))
+        #expect(machine.timeoutTriggered() == .stop(.silence(seconds: 3)))
+    }
+
     // MARK: User commands
 
     @Test func userCommandsMoveBetweenAllStates() {

@@ -1,8 +1,8 @@
 /// How the playback state shows on the lights, as a pure step over time:
 /// live levels while playing, the last levels held and dimmed while paused, a fade to dark while stopped.
 public struct PlaybackEffects: Sendable {
-    public let pausedDim: Float
-    public let fadeOutSeconds: Double
+    public private(set) var pausedDim: Float = 0
+    public private(set) var fadeOutSeconds: Double = 0
 
     public private(set) var state: PlaybackState = .stopped
     /// The newest live levels seen while playing: what pause holds.
@@ -14,6 +14,11 @@ public struct PlaybackEffects: Sendable {
     private var fadeStart = -Double.infinity
 
     public init(settings: PlaybackSettings) {
+        adopt(settings)
+    }
+
+    /// Reloaded settings, from the next frame on; a fade under way goes on at the new length.
+    public mutating func adopt(_ settings: PlaybackSettings) {
         pausedDim = Float(min(1, max(0, settings.pausedDim)))
         fadeOutSeconds = max(0, settings.fadeOutSeconds)
     }

@@ -48,7 +48,7 @@ public struct PlaybackStateMachine<C: Clock>: Sendable where C.Duration == Durat
     public private(set) var isInputRunning = false
 
     private let clock: C
-    private let idleAfter: Duration
+    private var idleAfter: Duration
     /// When sound was last heard (or when a state began that should get a full `idle_after` before idling).
     private var lastSound: C.Instant
 
@@ -59,7 +59,16 @@ public struct PlaybackStateMachine<C: Clock>: Sendable where C.Duration == Durat
     }
 
     public init(settings: PlaybackSettings, clock: C) {
-        self.init(idleAfter: .milliseconds(Int64(saturating: (settings.idleAfterSeconds * 1000).rounded())), clock: clock)
+        self.init(idleAfter: Self.idleAfter(settings), clock: clock)
+    }
+
+    /// Reloaded settings: the state and what it rests on stay as they are; silence is judged by the new limit.
+    public mutating func adopt(_ settings: PlaybackSettings) {
+        idleAfter = Self.idleAfter(settings)
+    }
+
+    private static func idleAfter(_ settings: PlaybackSettings) -> Duration {
+        .milliseconds(Int64(saturating: (settings.idleAfterSeconds * 1000).rounded()))
     }
 
     public var isPlayerConnected: Bool { playerState != nil }
