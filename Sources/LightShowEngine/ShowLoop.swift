@@ -172,16 +172,12 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
         try releaseHeldBlocks(output)
         try output.audio(block)
         lastAudioTime = block.endTime
-        if isAsleep {
-            // Asleep: only a cheap level check, and only when sound could wake the show.
-            if machine.wakesOnSound {
-                apply(machine.audio(hasSound: block.isLouder(thanDBFS: silenceThresholdDBFS)))
-                armTimer()
-            }
-            if isAsleep {
-                skippedSeconds += Double(block.frameCount) / Double(block.sampleRate)
-                return wantsMore
-            }
+        // Asleep: only a cheap level check, and only when sound could wake the show. A block that passes it goes
+        // on to the analysis, whose gate decides as it does awake: a noise floor the gate calls silence must not
+        // wake a show that would only idle out again.
+        if isAsleep && !(machine.wakesOnSound && block.isLouder(thanDBFS: silenceThresholdDBFS)) {
+            skippedSeconds += Double(block.frameCount) / Double(block.sampleRate)
+            return wantsMore
         }
         for frame in analyzer.process(block) {
             let time = frame.time + skippedSeconds

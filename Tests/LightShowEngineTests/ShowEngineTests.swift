@@ -37,6 +37,17 @@ import TestSupport
         return (StreamRecorder(stream), task)
     }
 
+    /// Plays the file at `path` as a live input, in real time, to its end: every frame, and the engine.
+    static func playLive(_ path: String) async throws -> (frames: [ShowFrame], engine: ShowEngine) {
+        let source = try AudioSources.open(.file(path: path), pacing: .realtime)
+        #expect(source.isLive)
+        let engine = ShowEngine(source: source, configuration: configuration, options: .init(framesPerSecond: fps))
+        let (recorder, task) = start(engine)
+        try await task.value
+        try await waitFor("all frames recorded", timeout: 5) { recorder.isFinished }
+        return (recorder.elements, engine)
+    }
+
     @Test func offlineFileIdlesOnSilenceAndPlaysWhenSoundReturns() async throws {
         let directory = try TemporaryDirectory()
         let source = try AudioSources.open(.file(path: Self.toneGapTone(in: directory)), pacing: .offline)
@@ -65,13 +76,7 @@ import TestSupport
 
     @Test func liveInputSleepsWhileStoppedAndSilentAndWakesOnSound() async throws {
         let directory = try TemporaryDirectory()
-        let source = try AudioSources.open(.file(path: Self.toneGapTone(in: directory)), pacing: .realtime)
-        #expect(source.isLive)
-        let engine = ShowEngine(source: source, configuration: Self.configuration, options: .init(framesPerSecond: Self.fps))
-        let (recorder, task) = Self.start(engine)
-        try await task.value
-        try await waitFor("all frames recorded", timeout: 5) { recorder.isFinished }
-        let all = recorder.elements
+        let (all, _) = try await Self.playLive(Self.toneGapTone(in: directory))
 
         let firstStop = try #require(all.firstIndex { $0.state == .stopped })
         let wake = try #require(all.indices.first { $0 > firstStop && all[$0].state == .playing })
@@ -83,6 +88,40 @@ import TestSupport
         #expect(all[wake].time - dark.time > 1, "frames at \(dark.time) then \(all[wake].time)")
         #expect(all[wake].time >= 4.0 && all[wake].time < 4.3, "woke at \(all[wake].time)")
         #expect(all.count < Int(5 * Self.fps) - Int(Self.fps))
+    }
+
+    /// A stereo signal the analysis calls silence (its channels cancel in the mono mix) doesn't wake a show that
+    /// went to sleep, though each channel alone is far above the threshold.
+    @Test func aSleepingShowStaysAsleepOnSoundTheAnalysisCallsSilence() async throws {
+        let directory = try TemporaryDirectory()
+        let tone = Signals.sine(frequency: 60, seconds: 1)
+        var samples = (tone + Signals.silence(seconds: 3)).flatMap { [$0, $0] }
+        // 2 s of 1 kHz at -35 dBFS per channel (the threshold is -60), the right channel inverted.
+        for sample in Signals.sine(frequency: 1000, seconds: 2, amplitude: 0.025) { samples += [sample, -sample] }
+        let (all, engine) = try await Self.playLive(directory.write("antiphase.wav", Signals.wav(samples, channels: 2, sampleRate: 48_000)))
+
+        let firstStop = try #require(all.firstIndex { $0.state == .stopped })
+        let dark = try #require(all.indices.first { $0 > firstStop && all[$0].levels == .zero })
+        #expect(all[dark...].allSatisfy { $0.state == .stopped }, "woke at \(all[dark...].first { $0.state != .stopped }?.time ?? 0)")
+        #expect(engine.status.reason == .inputEnded)
+    }
+
+    @Test func reloadedPlaybackSettingsReachTheRunningShow() async throws {
+        let source = try AudioSources.open(.demo, pacing: .realtime)
+        let engine = ShowEngine(source: source, configuration: Self.configuration, options: .init(framesPerSecond: Self.fps))
+        let (frames, task) = Self.start(engine)
+        defer { task.cancel() }
+
+        let seen = try await frames.first("playing with light", timeout: 20) { $0.state == .playing && $0.levels.bass > 0 }.index
+        engine.send(.pause)
+        let paused = try await frames.first("paused", after: seen) { $0.state == .paused }
+        let held = try #require(frames.elements[..<paused.index].last { $0.state == .playing }).levels
+        #expect(paused.arrival.element.levels == held.scaled(by: 0.5))
+        var reloaded = Self.configuration
+        reloaded.playback.pausedDim = 0.2
+        engine.reconfigure(reloaded)
+        try await frames.first("paused at the reloaded dim", after: paused.index) { $0.levels == held.scaled(by: 0.2) }
+        #expect(engine.status.state == .paused)
     }
 
     @Test func userCommandsPauseHoldAndStop() async throws {
