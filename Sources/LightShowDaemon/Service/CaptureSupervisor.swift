@@ -76,13 +76,7 @@ struct CaptureSupervisor: Sendable {
         state.relayChanges(of: source, engine)
         defer { state.stopRelayingChanges(of: source, engine) }
         let run = Task { [sinks] in try await engine.run(sinks) }
-        state.updateCapture { capture in
-            capture.source = source
-            capture.engine = engine
-            capture.openError = nil
-            capture.run = run
-            if capture.restartRequested { run.cancel() }
-        }
+        state.publish(source: source, engine: engine, run: run, builtFrom: configuration)
         logger.info("capturing \(spec) at \(source.sampleRate) Hz, \(source.channels) channels")
         opened()
         let result = await withTaskCancellationHandler { await run.result } onCancel: { run.cancel() }

@@ -178,7 +178,7 @@ public final class DaemonService: Service, Sendable {
             if restart {
                 state.restartCapture()
             } else {
-                state.engine?.reconfigure(new)
+                state.reconfigureEngine()
             }
             if new.control != old.control {
                 logger.warning("[control] changes take effect when the daemon restarts")
@@ -217,7 +217,7 @@ public final class DaemonService: Service, Sendable {
             var new = current
             new.bands = report.configuration.bands
             _ = state.replaceConfiguration(with: new)
-            state.engine?.reconfigure(new)
+            state.reconfigureEngine()
             publishScene(new)
             let range = new.bands[band].range
             logger.info("set-band: \(band.rawValue) \(range.lower.compact)–\(range.upper.compact) Hz")

@@ -47,6 +47,26 @@ public final class DaemonState: Sendable {
         return capture.withLock(body)
     }
 
+    /// Makes `engine`, built from `configuration`, the capture in progress. A reload or `set-band` that came while
+    /// the input was opening (a Pulse server can take seconds) found no engine to tell: it catches up here.
+    func publish(source: any AudioSource, engine: ShowEngine, run: Task<Void, any Error>, builtFrom configuration: Configuration) {
+        updateCapture { capture in
+            capture.source = source
+            capture.engine = engine
+            capture.openError = nil
+            capture.run = run
+            if capture.restartRequested { run.cancel() }
+            let current = self.configuration
+            if current != configuration { engine.reconfigure(current) }
+        }
+    }
+
+    /// Hands the running configuration to the engine, if one runs. Under the capture lock, as `publish` is: of two
+    /// that race, the later one sends the newer configuration.
+    func reconfigureEngine() {
+        capture.withLock { capture in capture.engine?.reconfigure(configuration) }
+    }
+
     /// Passes the changes of `source` and `engine` on to `changes`, while they are the capture in progress.
     func relayChanges(of source: any AudioSource, _ engine: ShowEngine) {
         let relay: @Sendable () -> Void = { [changes] in changes.announce() }
