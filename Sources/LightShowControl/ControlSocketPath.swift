@@ -36,11 +36,13 @@ public enum ControlSocketPath {
         getgrnam(name).map { $0.pointee.gr_gid }
     }
 
-    /// Gives the socket and its directory to group `gid`, so its members (and no one else) may connect: the
-    /// socket is 0660 and the directory 0750. A process may hand what it owns to any group it belongs to; what
-    /// already has the group is left alone (no chown(2), which a seccomp filter may deny).
-    public static func share(_ path: String, withGroup gid: gid_t) throws(SystemCallError) {
-        if let slash = path.lastIndex(of: "/"), slash != path.startIndex {
+    /// Gives the socket, and its directory when `directoryToo`, to group `gid`, so its members (and no one else) may
+    /// connect: the socket is 0660 and a directory made for it 0750. A process may hand what it owns to any group
+    /// it belongs to; what already has the group is left alone (no chown(2), which a seccomp filter may deny).
+    /// `directoryToo` only for a directory that is the daemon's own: a configured socket's directory that was
+    /// already there (`/run`, `/tmp`) keeps its group, however much the daemon owns it.
+    public static func share(_ path: String, withGroup gid: gid_t, directoryToo: Bool) throws(SystemCallError) {
+        if directoryToo, let slash = path.lastIndex(of: "/"), slash != path.startIndex {
             let directory = String(path[..<slash])
             var info = stat()
             if stat(directory, &info) == 0 && info.st_uid == geteuid() && info.st_gid != gid {
@@ -52,12 +54,13 @@ public enum ControlSocketPath {
         guard chown(path, uid_t.max, gid) == 0 else { throw SystemCallError("chgrp \(path)") }
     }
 
-    /// Creates the socket's directory (mode 0750) when it is missing; its parent must exist.
-    public static func prepareDirectory(for path: String) throws(SystemCallError) {
-        guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return }
+    /// Creates the socket's directory (mode 0750) when it is missing; its parent must exist. True when it made it.
+    @discardableResult
+    public static func prepareDirectory(for path: String) throws(SystemCallError) -> Bool {
+        guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return false }
         let directory = String(path[..<slash])
-        if mkdir(directory, 0o750) != 0 && errno != EEXIST {
-            throw SystemCallError("mkdir \(directory)")
-        }
+        if mkdir(directory, 0o750) == 0 { return true }
+        guard errno == EEXIST else { throw SystemCallError("mkdir \(directory)") }
+        return false
     }
 }

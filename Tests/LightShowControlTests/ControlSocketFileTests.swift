@@ -69,6 +69,31 @@ import TestSupport
         }
     }
 
+    /// `--socket-group` with a configured socket in a directory that was already there (`/run`, `/tmp`): the
+    /// socket gets the group, the directory keeps its own, though the daemon owns it.
+    @Test func sharingLeavesADirectoryThatIsNotTheDaemonsOwn() throws {
+        let dir = try TemporaryDirectory("ls-ctl")
+        let path = dir.file("control.sock")
+        #expect(try !ControlSocketPath.prepareDirectory(for: path))
+        let server = try ControlServer(path: path, handler: RecordingHandler())
+        defer { withExtendedLifetime(server) {} }
+        var before = stat()
+        #expect(stat(dir.path, &before) == 0)
+        let group = before.st_gid == 0 ? gid_t(29) : 0
+        try ControlSocketPath.share(path, withGroup: group, directoryToo: false)
+        var directory = stat(), socket = stat()
+        #expect(stat(dir.path, &directory) == 0 && stat(path, &socket) == 0)
+        #expect(directory.st_gid == before.st_gid)
+        #expect(socket.st_gid == group)
+        // A directory made for the socket is its own, and goes to the group too.
+        let own = dir.file("own/control.sock")
+        #expect(try ControlSocketPath.prepareDirectory(for: own))
+        let ownServer = try ControlServer(path: own, handler: RecordingHandler())
+        defer { withExtendedLifetime(ownServer) {} }
+        try ControlSocketPath.share(own, withGroup: group, directoryToo: true)
+        #expect(stat(dir.file("own"), &directory) == 0 && directory.st_gid == group)
+    }
+
     @Test func xdgDirectoryIsCreated() throws {
         let dir = try TemporaryDirectory("ls-ctl")
         let path = try ControlSocketPath.resolve(configured: "", environment: ["XDG_RUNTIME_DIR": dir.path])

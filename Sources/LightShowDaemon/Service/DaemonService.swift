@@ -60,12 +60,16 @@ public final class DaemonService: Service, Sendable {
         let configuration = state.configuration
         let server: ControlServer<DaemonControlHandler>
         do {
-            try ControlSocketPath.prepareDirectory(for: socketPath)
+            let madeDirectory = try ControlSocketPath.prepareDirectory(for: socketPath)
             server = try ControlServer(
                 path: socketPath, handler: DaemonControlHandler(daemon: self),
                 options: .init(maxClients: configuration.control.maxClients, idleSeconds: configuration.control.idleTimeoutSeconds)
             )
-            if let socketGroup { try ControlSocketPath.share(socketPath, withGroup: socketGroup) }
+            if let socketGroup {
+                // The default places are the daemon's own directories; a configured one only if made just now.
+                let ownsDirectory = madeDirectory || configuration.control.socket.isEmpty
+                try ControlSocketPath.share(socketPath, withGroup: socketGroup, directoryToo: ownsDirectory)
+            }
         } catch {
             throw LightShowError("control socket \(socketPath): \(error)", exitStatus: .ioError)
         }
