@@ -68,6 +68,7 @@ import TestSupport
         #expect(SystemdNotifier(environment: ["WATCHDOG_USEC": "3000", "WATCHDOG_PID": "\(pid)"]).watchdogInterval == .microseconds(1500))
         #expect(SystemdNotifier(environment: ["WATCHDOG_USEC": "3000", "WATCHDOG_PID": "\(pid + 1)"]).watchdogInterval == nil)
         #expect(SystemdNotifier(environment: ["WATCHDOG_USEC": "0"]).watchdogInterval == nil)
+        #expect(SystemdNotifier(environment: ["WATCHDOG_USEC": "1"]).watchdogInterval == .milliseconds(1))
         #expect(SystemdNotifier(environment: ["WATCHDOG_USEC": "soon"]).watchdogInterval == nil)
         #expect(SystemdNotifier(environment: [:]).watchdogInterval == nil)
     }

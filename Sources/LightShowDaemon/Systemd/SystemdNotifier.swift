@@ -51,14 +51,15 @@ public struct SystemdNotifier: Sendable {
         guard sent == bytes.count else { throw SystemCallError("sendto \(socket)") }
     }
 
-    /// Half of `$WATCHDOG_USEC`, as sd_watchdog_enabled advises; nil when unset, invalid, or meant for another
-    /// process (`$WATCHDOG_PID`).
+    /// Half of `$WATCHDOG_USEC`, as sd_watchdog_enabled advises, but at least a millisecond (`WATCHDOG_USEC=1`
+    /// would otherwise make the ping loop spin); nil when unset, invalid, or meant for another process
+    /// (`$WATCHDOG_PID`).
     static func watchdogInterval(environment: [String: String], processID: Int32) -> Duration? {
         guard let text = environment["WATCHDOG_USEC"], let microseconds = UInt64(text), microseconds > 0 else {
             return nil
         }
         if let pid = environment["WATCHDOG_PID"], Int32(pid) != processID { return nil }
-        return .microseconds(Int64(clamping: microseconds / 2))
+        return .microseconds(Int64(clamping: max(1000, microseconds / 2)))
     }
 
     static func monotonicMicroseconds() -> UInt64 {
