@@ -29,6 +29,9 @@ struct Lightshow: AsyncParsableCommand {
     )
 
     static func main() async {
+        // Every write handles EPIPE (data on stdout, log lines on stderr): a reader that went away, such as `tee`
+        // behind a daemon's log, must not kill the process.
+        signal(SIGPIPE, SIG_IGN)
         // Logs go to stderr: stdout carries data (analyze) and frames (watch).
         // LIGHTSHOW_LOG=trace|debug|info|notice|warning|error raises or lowers the default (warning).
         let level = getenv("LIGHTSHOW_LOG").flatMap { Logger.Level(rawValue: String(cString: $0)) } ?? .warning

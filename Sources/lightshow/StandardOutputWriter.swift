@@ -6,7 +6,8 @@ import Glibc
 
 /// Collects output bytes and sends them to fd 1 with write(2): at once for live input (every frame as soon as it
 /// is computed), in large batches for offline files (speed).
-/// A reader that went away (EPIPE, e.g. `| head`) is not an error: `isClosed` becomes true and the caller stops.
+/// A reader that went away (EPIPE, e.g. `| head`; `main` ignores SIGPIPE) is not an error: `isClosed` becomes true
+/// and the caller stops.
 final class StandardOutputWriter {
     /// Offline batches are flushed at this size.
     static let batchBytes = 64 * 1024
@@ -19,8 +20,6 @@ final class StandardOutputWriter {
     init(immediate: Bool) {
         self.immediate = immediate
         buffer.reserveCapacity(immediate ? 256 : Self.batchBytes + 4096)
-        // Without this a closed pipe would kill the process with SIGPIPE instead of returning EPIPE.
-        signal(SIGPIPE, SIG_IGN)
     }
 
     /// Call after each appended frame.

@@ -33,6 +33,21 @@ import Glibc
         ("a = [[0, 2], }]\n", "the TOML parser cannot read this file (it crashed with signal 6)"),
     ]
 
+    /// `lightshow daemon 2>&1 | tee log` with tee gone: the log lines are lost, the daemon is not (SIGPIPE).
+    @Test func aLogPipeWithoutAReaderLeavesTheDaemonUp() async throws {
+        let directory = try TemporaryDirectory("ls-hostile-log")
+        let pipe = Pipe()
+        let daemon = try DaemonProcess(["--input", "demo"], directory: directory, standardError: pipe.fileHandleForWriting)
+        try pipe.fileHandleForReading.close()
+        try pipe.fileHandleForWriting.close()
+        #expect(await daemon.waitForSocket())
+        // Start-up logged into the pipe already; a reload logs again.
+        let reload = try await daemon.ctl(["reload"])
+        #expect(reload.status == 0, "\(reload.stderr)")
+        #expect(try Self.status(daemon)["ok"] == true)
+        #expect(daemon.isRunning)
+    }
+
     @Test func reloadOfAnyFileKeepsTheDaemonAndCtlFindsTheSocketWithoutAValidConfig() async throws {
         let directory = try TemporaryDirectory("ls-hostile-reload")
         let (daemon, file) = try await Self.startedDaemon(directory, config: "[input]\nsource = \"demo\"\n")

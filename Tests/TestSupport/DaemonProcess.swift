@@ -12,8 +12,12 @@ public final class DaemonProcess: @unchecked Sendable {
     public var logPath: String { directory.file("daemon.log") }
 
     /// Starts `lightshow daemon arguments…` with `environment` over the test's own. It analyses at 20 fps unless
-    /// the arguments say otherwise, which keeps many daemons of parallel tests light on a 2-core machine.
-    public init(_ arguments: [String], environment: [String: String] = [:], directory: TemporaryDirectory) throws {
+    /// the arguments say otherwise, which keeps many daemons of parallel tests light on a 2-core machine. Its
+    /// stderr goes to `standardError` when given, else to the log file.
+    public init(
+        _ arguments: [String], environment: [String: String] = [:], directory: TemporaryDirectory,
+        standardError: FileHandle? = nil
+    ) throws {
         self.directory = directory
         process.executableURL = LightshowProcess.executableURL
         process.arguments = ["daemon"] + arguments + (arguments.contains("--fps") ? [] : ["--fps", "20"])
@@ -26,7 +30,7 @@ public final class DaemonProcess: @unchecked Sendable {
         FileManager.default.createFile(atPath: logPath, contents: nil)
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         process.standardOutput = log
-        process.standardError = log
+        process.standardError = standardError ?? log
         process.standardInput = FileHandle.nullDevice
         try process.run()
     }
