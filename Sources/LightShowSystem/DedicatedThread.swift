@@ -3,7 +3,7 @@ import Glibc
 #endif
 public import LightShowCore
 
-/// Starts a detached POSIX thread for blocking reads, so they never occupy the cooperative pool.
+/// Starts a detached POSIX thread for blocking work (reads, waits), so it never occupies the cooperative pool.
 /// Plain pthreads rather than Foundation's `Thread` keep this module on the small `FoundationEssentials`-free footprint.
 public enum DedicatedThread {
     private final class Body {
@@ -41,5 +41,22 @@ public enum DedicatedThread {
             throw LightShowError("cannot start the \(name) thread: \(String(cString: strerror(result)))", exitStatus: .ioError)
         }
         pthread_detach(thread)
+    }
+
+    /// Runs `body` on a new thread named `name` and waits for its result there, so blocking work (a child process,
+    /// a DNS lookup, a lock held by such work) never holds a thread of the cooperative pool.
+    public static func run<Value: Sendable>(
+        name: String, _ body: @escaping @Sendable () throws(LightShowError) -> Value
+    ) async throws(LightShowError) -> Value {
+        let result: Result<Value, LightShowError> = await withCheckedContinuation { continuation in
+            do throws(LightShowError) {
+                try start(name: name) {
+                    continuation.resume(returning: Result { () throws(LightShowError) in try body() })
+                }
+            } catch {
+                continuation.resume(returning: .failure(error))
+            }
+        }
+        return try result.get()
     }
 }

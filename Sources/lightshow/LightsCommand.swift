@@ -64,7 +64,7 @@ struct LightsTestCommand: AsyncParsableCommand {
                 }
                 return
             }
-            try await OffPoolThread.run { () throws(LightShowError) in
+            try await DedicatedThread.run(name: "ls-lights") { () throws(LightShowError) in
                 try walk(lights, configuration: configuration, seconds: DurationText.seconds(parsing: step) ?? 1)
             }
         }
@@ -140,7 +140,7 @@ struct LightsMeasureCommand: AsyncParsableCommand {
             let script = try levels.map(Self.readLevels)
             let count = script?.count ?? Int((seconds * fps).rounded())
             let stop = script.map { Double($0.count) / fps } ?? stopAfter.map { min($0, seconds) }
-            try await OffPoolThread.run { () throws(LightShowError) in
+            try await DedicatedThread.run(name: "ls-lights") { () throws(LightShowError) in
                 let outputs = try LightsOutputs(
                     settings: configuration.lights, bands: configuration.bands, background: configuration.background,
                     stateDirectory: nil, logger: Logger(label: "lightshow.lights")
@@ -205,21 +205,5 @@ struct LightsMeasureCommand: AsyncParsableCommand {
             levels.append(BandLevels(bass: entry.bass, mid: entry.mid, treble: entry.treble))
         }
         return levels
-    }
-}
-
-/// Runs blocking work on a thread of its own, so waits never hold a thread of the cooperative pool.
-enum OffPoolThread {
-    static func run(_ body: @escaping @Sendable () throws(LightShowError) -> Void) async throws(LightShowError) {
-        let result: Result<Void, LightShowError> = await withCheckedContinuation { continuation in
-            do throws(LightShowError) {
-                try DedicatedThread.start(name: "ls-lights") {
-                    continuation.resume(returning: Result { () throws(LightShowError) in try body() })
-                }
-            } catch {
-                continuation.resume(returning: .failure(error))
-            }
-        }
-        try result.get()
     }
 }

@@ -15,13 +15,13 @@ final class OLAReceiver: @unchecked Sendable {
             && ((try? ExternalTool.run("/usr/bin/python3", ["-c", "import ola.ClientWrapper"])) != nil)
     }
 
-    let namespace: String
+    let namespace: NetworkNamespace
     let directory: TemporaryDirectory
     private var olad: Process?
     private var monitor: Process?
 
     init() throws {
-        namespace = "lstest\(getpid())x\(UInt32.random(in: 0...UInt32.max))"
+        namespace = try NetworkNamespace(prefix: "lstest")
         directory = try TemporaryDirectory("lightshow-ola")
         do {
             try setUp()
@@ -40,7 +40,7 @@ final class OLAReceiver: @unchecked Sendable {
     /// Runs `arguments` inside the namespace to completion; its stdout (throws with stderr on failure).
     @discardableResult
     func run(_ arguments: [String], environment: [String: String] = [:]) throws -> String {
-        try ExternalTool.run("ip", ["netns", "exec", namespace] + arguments, environment: environment)
+        try namespace.run(arguments, environment: environment)
     }
 
     /// Starts recording every DMX update of `universes` as JSON lines (`{"u":1,"d":[…]}`); returns once the
@@ -73,9 +73,7 @@ final class OLAReceiver: @unchecked Sendable {
     }
 
     private func setUp() throws {
-        try ExternalTool.run("ip", ["netns", "add", namespace])
-        let ns = ["-n", namespace]
-        try ExternalTool.run("ip", ns + ["link", "set", "lo", "up"])
+        let ns = ["-n", namespace.name]
         try ExternalTool.run("ip", ns + ["link", "add", "v0", "type", "veth", "peer", "name", "v1"])
         try ExternalTool.run("ip", ns + ["addr", "add", "10.231.0.1/24", "dev", "v0"])
         try ExternalTool.run("ip", ns + ["addr", "add", "10.231.0.2/24", "dev", "v1"])
@@ -120,16 +118,7 @@ final class OLAReceiver: @unchecked Sendable {
     }
 
     private func start(_ arguments: [String], output: String) throws -> Process {
-        _ = FileManager.default.createFile(atPath: output, contents: nil)
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["ip", "netns", "exec", namespace] + arguments
-        process.standardOutput = handle
-        process.standardError = handle
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        return process
+        try namespace.start(arguments, output: output)
     }
 
     /// Stops what this receiver started (by process id: the monitor, olad, and anything else left in its own
@@ -141,11 +130,8 @@ final class OLAReceiver: @unchecked Sendable {
         }
         monitor = nil
         olad = nil
-        // Children of runuser live in the namespace too; `ip netns pids` names exactly those.
-        if let pids = try? ExternalTool.run("ip", ["netns", "pids", namespace]) {
-            for pid in pids.split(separator: "\n").compactMap({ Int32($0) }) { kill(pid, SIGKILL) }
-        }
-        _ = try? ExternalTool.run("ip", ["netns", "del", namespace])
+        // Children of runuser live in the namespace too; deleting it kills those.
+        namespace.delete()
     }
 
     private static let monitorScript = #"""

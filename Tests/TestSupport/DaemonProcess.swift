@@ -13,14 +13,16 @@ public final class DaemonProcess: @unchecked Sendable {
 
     /// Starts `lightshow daemon arguments…` with `environment` over the test's own. It analyses at 20 fps unless
     /// the arguments say otherwise, which keeps many daemons of parallel tests light on a 2-core machine. Its
-    /// stderr goes to `standardError` when given, else to the log file.
+    /// stderr goes to `standardError` when given, else to the log file. `launcher` runs it (`NetworkNamespace.command`).
     public init(
         _ arguments: [String], environment: [String: String] = [:], directory: TemporaryDirectory,
-        standardError: FileHandle? = nil
+        standardError: FileHandle? = nil, launcher: ([String]) -> [String] = { $0 }
     ) throws {
         self.directory = directory
-        process.executableURL = LightshowProcess.executableURL
-        process.arguments = ["daemon"] + arguments + (arguments.contains("--fps") ? [] : ["--fps", "20"])
+        let command = launcher([LightshowProcess.executableURL.path, "daemon"] + arguments
+            + (arguments.contains("--fps") ? [] : ["--fps", "20"]))
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = command
         var env = ProcessInfo.processInfo.environment
         env["RUNTIME_DIRECTORY"] = directory.path
         env["NOTIFY_SOCKET"] = nil

@@ -16,9 +16,9 @@ struct DaemonControlHandler: ControlCommandHandler {
             }
             return .success(["sent": .string(user.rawValue)])
         case .reload:
-            return daemon.reload(caller: "ctl reload")
+            return await daemon.reload(caller: "ctl reload")
         case .setBand:
-            return daemon.setBand(arguments)
+            return await daemon.setBand(arguments)
         }
     }
 }

@@ -6,6 +6,7 @@ import LightShowAudio
 import LightShowLights
 public import Logging
 public import ServiceLifecycle
+import LightShowSystem
 import Synchronization
 import UnixSignals
 
@@ -105,7 +106,7 @@ public final class DaemonService: Service, Sendable {
                 group.addTask { [state] in await watchdog.run { state.watchdogStatistics } }
             }
             group.addTask { [self] in
-                for await _ in hangups { _ = reload(caller: "SIGHUP") }
+                for await _ in hangups { _ = await reload(caller: "SIGHUP") }
             }
             // Until SIGTERM/SIGINT (or cancellation); then tell systemd and stop every task.
             try? await gracefulShutdown()
@@ -156,7 +157,26 @@ public final class DaemonService: Service, Sendable {
 
     /// Reads the configuration again. A bad one leaves the running one in place and its errors go back to the
     /// caller; a good one applies live, reopening the input only when `[input]` (or `[mpd]`) changed.
-    public func reload(caller: String) -> ControlReply {
+    /// On a thread of its own: the parser's child process and the lights' host lookups block, and so does the wait
+    /// for a reload already under way.
+    public func reload(caller: String) async -> ControlReply {
+        await offPool("ls-reload") { $0.reloadNow(caller: caller) }
+    }
+
+    /// `set-band` (see `setBandNow`), off the pool: it waits for any reload under way.
+    public func setBand(_ arguments: JSONObject) async -> ControlReply {
+        await offPool("ls-set-band") { $0.setBandNow(arguments) }
+    }
+
+    private func offPool(_ name: String, _ body: @escaping @Sendable (DaemonService) -> ControlReply) async -> ControlReply {
+        do {
+            return try await DedicatedThread.run(name: name) { [self] in body(self) }
+        } catch {
+            return .failure(error.message)
+        }
+    }
+
+    private func reloadNow(caller: String) -> ControlReply {
         reloading.withLock { _ in
             notify { try notifier.reloading() }
             defer { notify { try notifier.ready() } }
@@ -199,7 +219,7 @@ public final class DaemonService: Service, Sendable {
     /// `set-band`: a band's range from a viewer's tuning panel, checked exactly as the config file checks it (an
     /// error names the key), applied to the analysis at once and told to every viewer. The config file is left as
     /// it is: a reload goes back to it.
-    public func setBand(_ arguments: JSONObject) -> ControlReply {
+    private func setBandNow(_ arguments: JSONObject) -> ControlReply {
         guard let name = arguments["band"]?.stringValue, let band = Band(rawValue: name) else {
             let given = arguments["band"].map { SafeText.sanitized("\($0)", limit: 40) } ?? "nothing"
             return .failure("band must be one of bass, mid, treble, found \(given)")
