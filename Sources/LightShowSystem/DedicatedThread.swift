@@ -44,19 +44,34 @@ public enum DedicatedThread {
     }
 
     /// Runs `body` on a new thread named `name` and waits for its result there, so blocking work (a child process,
-    /// a DNS lookup, a lock held by such work) never holds a thread of the cooperative pool.
+    /// a DNS lookup, a lock held by such work) never holds a thread of the cooperative pool. Cancelling the waiting
+    /// task ends the wait at once (throwing): a shutdown must not wait for a lookup that never answers. The thread
+    /// then finishes on its own, or ends with the process.
     public static func run<Value: Sendable>(
         name: String, _ body: @escaping @Sendable () throws(LightShowError) -> Value
     ) async throws(LightShowError) -> Value {
-        let result: Result<Value, LightShowError> = await withCheckedContinuation { continuation in
-            do throws(LightShowError) {
-                try start(name: name) {
-                    continuation.resume(returning: Result { () throws(LightShowError) in try body() })
+        // Whoever comes first, the thread or the cancellation, takes the continuation and resumes it.
+        let waiter = Locked<CheckedContinuation<Result<Value, LightShowError>, Never>?>(nil)
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<Value, LightShowError>, Never>) in
+                waiter.withLock { $0 = continuation }
+                if Task.isCancelled { waiter.withLock { $0.take() }?.resume(returning: .failure(Self.cancelled(name))) }
+                do throws(LightShowError) {
+                    try start(name: name) {
+                        let result = Result { () throws(LightShowError) in try body() }
+                        waiter.withLock { $0.take() }?.resume(returning: result)
+                    }
+                } catch {
+                    waiter.withLock { $0.take() }?.resume(returning: .failure(error))
                 }
-            } catch {
-                continuation.resume(returning: .failure(error))
             }
+        } onCancel: {
+            waiter.withLock { $0.take() }?.resume(returning: .failure(Self.cancelled(name)))
         }
         return try result.get()
+    }
+
+    private static func cancelled(_ name: String) -> LightShowError {
+        LightShowError("cancelled while waiting for the \(name) thread", exitStatus: .ioError)
     }
 }
