@@ -61,6 +61,48 @@ import Glibc
         #expect(elapsed < 1.0, "shutdown took \(elapsed) s")
     }
 
+    /// A reload while the input is still opening (a sound server that takes the connection and never answers:
+    /// libpulse gives up after 3 s) doesn't tell systemd the start is over: READY=1 comes once, after the open.
+    @Test func aReloadDuringStartUpSendsNoEarlyReady() async throws {
+        let directory = try TemporaryDirectory("ls-daemon-early")
+        let notify = try NotifySocket(in: directory, abstract: false)
+        let server = directory.file("pulse.sock")
+        let listener = Process()
+        listener.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        listener.arguments = ["-c", """
+            import socket, sys
+            s = socket.socket(socket.AF_UNIX)
+            s.bind(sys.argv[1])
+            s.listen(8)
+            held = []
+            while True:
+                held.append(s.accept()[0])
+            """, server]
+        listener.standardOutput = FileHandle.nullDevice
+        listener.standardError = FileHandle.nullDevice
+        try listener.run()
+        // SIGKILL: a child of the test runner inherits its blocked SIGTERM.
+        defer { kill(listener.processIdentifier, SIGKILL) }
+        #expect(await OffPool.until(timeout: 10) { FileManager.default.fileExists(atPath: server) })
+
+        let daemon = try DaemonProcess(
+            ["--input", "pulse"], environment: ["NOTIFY_SOCKET": notify.address, "PULSE_SERVER": "unix:\(server)"],
+            directory: directory
+        )
+        // The first STATUS= comes from the running service, with SIGHUP trapped.
+        let first = await Self.collect(notify) { $0.contains { $0.hasPrefix("STATUS=") } }
+        #expect(!first.contains("READY=1"), "\(first)")
+        daemon.send(signal: SIGHUP)
+        let messages = await Self.collect(notify) { $0.contains("READY=1") }
+        let ready = try #require(messages.firstIndex(of: "READY=1"), "\(messages)\n\(daemon.log)")
+        #expect(!messages[..<ready].contains { $0.hasPrefix("RELOADING=1") }, "\(messages)")
+        // The reload itself went through, before the start was over.
+        let log = daemon.log
+        let reloaded = try #require(log.range(of: "reloaded (SIGHUP)"), "\(log)")
+        let started = try #require(log.range(of: "] ready"), "\(log)")
+        #expect(reloaded.lowerBound < started.lowerBound, "\(log)")
+    }
+
     @Test func sigintStopsCleanlyToo() async throws {
         let directory = try TemporaryDirectory("ls-daemon-int")
         let notify = try NotifySocket(in: directory, abstract: false)

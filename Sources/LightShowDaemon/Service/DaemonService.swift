@@ -30,6 +30,8 @@ public final class DaemonService: Service, Sendable {
     let lights: LightsOutputs
     /// One reload at a time: SIGHUP and `ctl reload` may race.
     private let reloading = Mutex(())
+    /// Set once READY=1 went out: a reload before then (SIGHUP while a Pulse server is awaited) must not send it early.
+    private let isReady = Atomic(false)
     private let connectionCounts = Mutex<Callback<Void, (clients: Int, subscribers: Int)>?>(nil)
     /// Tells subscribers the scene (set once the control server runs).
     private let sceneOutlet = Mutex<Callback<JSONValue, Void>?>(nil)
@@ -95,6 +97,7 @@ public final class DaemonService: Service, Sendable {
             group.addTask { [self] in
                 await supervisor.run { [self] in
                     notify { try notifier.ready() }
+                    isReady.store(true, ordering: .releasing)
                     logger.info("ready")
                 }
             }
@@ -178,8 +181,9 @@ public final class DaemonService: Service, Sendable {
 
     private func reloadNow(caller: String) -> ControlReply {
         reloading.withLock { _ in
-            notify { try notifier.reloading() }
-            defer { notify { try notifier.ready() } }
+            let announces = isReady.load(ordering: .acquiring)
+            if announces { notify { try notifier.reloading() } }
+            defer { if announces { notify { try notifier.ready() } } }
             var warnings: [String] = []
             let new: Configuration
             do throws(ConfigurationError) {
