@@ -11,21 +11,30 @@ public enum FileDescriptorIO {
         case complete
         /// The reader went away (EPIPE or ECONNRESET); `written` bytes got through.
         case closed(written: Int)
-        /// The deadline passed with `written` bytes through (only with a deadline).
+        /// The deadline passed, or the reader took nothing for `stall`, with `written` bytes through (only with
+        /// a deadline or a stall limit).
         case timedOut(written: Int)
+        /// `interrupt` became readable and `shouldStop` said to give up, with `written` bytes through.
+        case interrupted(written: Int)
     }
 
     /// Writes all of `bytes`. A non-blocking descriptor that is full is waited on with poll until `deadline`
-    /// (monotonic nanoseconds; nil = no limit). Other errors throw.
+    /// (monotonic nanoseconds; nil = no limit), or until it has taken nothing for `stall` nanoseconds. While
+    /// waiting, `interrupt` (a wake-up's read end, or -1) is polled too: when it is readable `shouldStop` is asked
+    /// (it must drain it) whether to give up. Other errors throw. A blocking descriptor waits in `write` itself,
+    /// beyond all of these.
     public static func writeAll(
-        _ fd: Int32, _ bytes: UnsafeRawBufferPointer, deadline: UInt64? = nil
+        _ fd: Int32, _ bytes: UnsafeRawBufferPointer, deadline: UInt64? = nil, stall: UInt64? = nil,
+        interrupt: Int32 = -1, shouldStop: () -> Bool = { false }
     ) throws(SystemCallError) -> WriteOutcome {
         guard let base = bytes.baseAddress else { return .complete }
         var offset = 0
+        var progressed = MonotonicClock.now()
         while offset < bytes.count {
             let written = write(fd, base + offset, bytes.count - offset)
             if written > 0 {
                 offset += written
+                if stall != nil { progressed = MonotonicClock.now() }
                 continue
             }
             let code = written < 0 ? errno : EAGAIN
@@ -33,10 +42,15 @@ public enum FileDescriptorIO {
             case EINTR:
                 continue
             case EAGAIN:
-                if let deadline, MonotonicClock.now() >= deadline { return .timedOut(written: offset) }
-                var room = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-                let milliseconds = deadline.map { Poll.milliseconds(until: $0) } ?? -1
-                if poll(&room, 1, milliseconds) == 0, deadline != nil { return .timedOut(written: offset) }
+                let limit = [deadline, stall.map { progressed &+ $0 }].compactMap { $0 }.min()
+                if let limit, MonotonicClock.now() >= limit { return .timedOut(written: offset) }
+                var waits = [
+                    pollfd(fd: fd, events: Int16(POLLOUT), revents: 0),
+                    pollfd(fd: interrupt, events: Int16(POLLIN), revents: 0),
+                ]
+                let ready = Poll.wait(&waits, count: 2, until: limit)
+                if ready < 0 { throw SystemCallError("poll") }
+                if waits[1].revents != 0 && shouldStop() { return .interrupted(written: offset) }
             case EPIPE, ECONNRESET:
                 return .closed(written: offset)
             default:
@@ -47,8 +61,15 @@ public enum FileDescriptorIO {
     }
 
     /// `writeAll` of an array.
-    public static func writeAll(_ fd: Int32, _ bytes: [UInt8], deadline: UInt64? = nil) throws(SystemCallError) -> WriteOutcome {
-        let result = bytes.withUnsafeBytes { raw in Result { () throws(SystemCallError) in try writeAll(fd, raw, deadline: deadline) } }
+    public static func writeAll(
+        _ fd: Int32, _ bytes: [UInt8], deadline: UInt64? = nil, stall: UInt64? = nil,
+        interrupt: Int32 = -1, shouldStop: () -> Bool = { false }
+    ) throws(SystemCallError) -> WriteOutcome {
+        let result = bytes.withUnsafeBytes { raw in
+            Result { () throws(SystemCallError) in
+                try writeAll(fd, raw, deadline: deadline, stall: stall, interrupt: interrupt, shouldStop: shouldStop)
+            }
+        }
         return try result.get()
     }
 

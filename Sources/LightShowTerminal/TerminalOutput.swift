@@ -2,13 +2,14 @@
 import Glibc
 #endif
 import LightShowCore
+import LightShowSystem
 
 /// The terminal opened a second time for writing without waiting, so a thread that must never block (the one
 /// capturing audio) can offer it a frame. A description of its own keeps standard output blocking for everyone
-/// else who shares it (the shell, once we exit). Without one, `writeNow` takes nothing and the caller hands
-/// the bytes to a thread that may wait.
+/// else who shares it (the shell, once we exit). Every write to the terminal goes through it, so none can block
+/// for ever on a terminal that stops reading. Without one, `write` takes nothing.
 final class TerminalOutput: Sendable {
-    private let descriptor: Int32
+    let descriptor: Int32
 
     /// Opens the terminal behind descriptor `standard` (standard output) again.
     init(reopening standard: Int32 = 1) {
@@ -44,5 +45,13 @@ final class TerminalOutput: Sendable {
             if poll(&room, 1, milliseconds) <= 0 { break }
         }
         return offset
+    }
+
+    /// Writes all of `bytes`, however long the terminal takes, unless it takes nothing for `stall` nanoseconds or
+    /// `interrupt` becomes readable and `shouldStop` says so. True when every byte went.
+    func writeAll(_ bytes: [UInt8], stall: UInt64, interrupt: Int32 = -1, shouldStop: () -> Bool = { false }) -> Bool {
+        guard descriptor >= 0 else { return false }
+        let outcome = try? FileDescriptorIO.writeAll(descriptor, bytes, stall: stall, interrupt: interrupt, shouldStop: shouldStop)
+        return outcome == .complete
     }
 }

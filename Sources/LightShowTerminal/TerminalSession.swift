@@ -20,25 +20,41 @@ public struct TerminalSize: Equatable, Sendable {
 /// Owns the controlling terminal while the viewer runs: raw keys (signals still on, so Ctrl-C and Ctrl-Z work),
 /// the alternate screen and a hidden cursor, one `write` per frame, and everything put back on leaving,
 /// on suspend, on a signal and on a crash. Owned by the viewer thread; only `stopViewing` is called from others.
+/// Nothing here waits for the terminal without bound: a terminal that stops reading must not keep a signal from
+/// ending us.
 public final class TerminalSession: @unchecked Sendable {
     public static let enterSequence = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[0m\u{1B}[H\u{1B}[2J"
-    public static let leaveSequence = "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
+    /// CAN first: it ends an escape sequence a given-up frame left half sent, and the synchronized update that
+    /// frame began, so the rest is understood.
+    public static let leaveSequence = "\u{18}\u{1B}[?2026l\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
+    /// How long a write waits for a terminal that takes nothing (its reader stopped) before giving up on the bytes.
+    static let stallLimit: UInt64 = 1_000_000_000
 
     private let input: Int32 = 0
-    private let output: Int32 = 1
+    /// Standard output opened again without blocking: every write to the terminal goes here.
+    let output: TerminalOutput
     /// Read end of the signal self-pipe: one byte per signal, its number.
     public let signalDescriptor: Int32
     private var saved = termios()
     public private(set) var isEntered = false
+    /// Signals read from the pipe while a write waited, not yet handed to the viewer.
+    private var queued: [Int32] = []
+    /// A signal that ends the viewer (or a stop request) has come: writes give up at once from now on.
+    public private(set) var isEnding = false
 
     /// Fails unless standard input and output are a terminal.
     public init() throws(LightShowError) {
-        guard isatty(input) == 1, isatty(output) == 1 else {
+        guard isatty(input) == 1, isatty(1) == 1 else {
             throw LightShowError("watch needs a terminal on standard input and output; for data use `lightshow analyze`", exitStatus: .usage)
         }
         guard tcgetattr(input, &saved) == 0 else {
             throw LightShowError("cannot read the terminal settings: \(String(cString: strerror(errno)))", exitStatus: .ioError)
         }
+        output = TerminalOutput()
+        guard output.descriptor >= 0 else {
+            throw LightShowError("cannot open the terminal for writing: \(String(cString: strerror(errno)))", exitStatus: .ioError)
+        }
+        TerminalSignals.outputDescriptor = output.descriptor
         TerminalSignals.savedSettings.pointee = saved
         signalDescriptor = TerminalSignals.install()
         guard signalDescriptor >= 0 else {
@@ -55,6 +71,12 @@ public final class TerminalSession: @unchecked Sendable {
     /// Raw keys, alternate screen, hidden cursor. Idempotent.
     public func enter() {
         guard !isEntered else { return }
+        reenter()
+    }
+
+    /// `enter` even if entered: after a stop we didn't arrange (SIGSTOP), the shell has had the terminal and put
+    /// its own settings back.
+    public func reenter() {
         var raw = saved
         raw.c_lflag &= ~tcflag_t(ICANON | ECHO | IEXTEN)
         raw.c_iflag &= ~tcflag_t(IXON | ICRNL | INLCR)
@@ -65,19 +87,28 @@ public final class TerminalSession: @unchecked Sendable {
             cc[Int(VMIN)] = 1
             cc[Int(VTIME)] = 0
         }
-        _ = tcsetattr(input, TCSAFLUSH, &raw)
+        apply(raw)
         TerminalSignals.hasSavedSettings = 1
         write(Array(Self.enterSequence.utf8))
         isEntered = true
     }
 
     /// The terminal as it was: colours reset, cursor shown, main screen, cooked mode. Idempotent.
+    /// Waits for the terminal at most `stallLimit`, whatever signal is pending: one is usually why we leave.
     public func leave() {
         guard isEntered else { return }
-        write(Array(Self.leaveSequence.utf8))
-        _ = tcsetattr(input, TCSAFLUSH, &saved)
+        _ = output.writeAll(Array(Self.leaveSequence.utf8), stall: Self.stallLimit)
+        apply(saved)
         TerminalSignals.hasSavedSettings = 0
         isEntered = false
+    }
+
+    /// Puts `settings` in force now and drops keys typed ahead. Not TCSAFLUSH: that first waits until the output
+    /// has drained, for ever on a terminal that stopped reading.
+    private func apply(_ settings: termios) {
+        var settings = settings
+        _ = tcflush(input, TCIFLUSH)
+        _ = tcsetattr(input, TCSANOW, &settings)
     }
 
     /// Ctrl-Z: give the terminal back, stop, and take it again when continued.
@@ -91,7 +122,7 @@ public final class TerminalSession: @unchecked Sendable {
 
     public func size() -> TerminalSize {
         var window = winsize()
-        guard ioctl(output, UInt(TIOCGWINSZ), &window) == 0, window.ws_col > 0, window.ws_row > 0 else {
+        guard ioctl(output.descriptor, UInt(TIOCGWINSZ), &window) == 0, window.ws_col > 0, window.ws_row > 0 else {
             return TerminalSize(columns: 80, rows: 24)
         }
         var aspect = 2.0
@@ -103,19 +134,14 @@ public final class TerminalSession: @unchecked Sendable {
         return TerminalSize(columns: Int(window.ws_col), rows: Int(window.ws_row), cellAspect: aspect)
     }
 
-    /// Writes all of `bytes` (one `write` unless the terminal takes them in parts).
-    public func write(_ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { buffer in
-            guard let base = buffer.baseAddress else { return }
-            var offset = 0
-            while offset < buffer.count {
-                let written = Glibc.write(output, base + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR || errno == EAGAIN { continue }
-                    return
-                }
-                offset += written
-            }
+    /// Writes all of `bytes` (one `write` unless the terminal takes them in parts). Gives up, returning false,
+    /// when the terminal takes nothing for `stallLimit` or a signal that ends the viewer comes (`isEnding`).
+    @discardableResult
+    public func write(_ bytes: [UInt8]) -> Bool {
+        guard !isEnding else { return false }
+        return output.writeAll(bytes, stall: Self.stallLimit, interrupt: signalDescriptor) {
+            readSignals()
+            return isEnding
         }
     }
 
@@ -126,6 +152,12 @@ public final class TerminalSession: @unchecked Sendable {
         return count > 0 ? Array(buffer[0..<count]) : []
     }
 
+    /// Default dispositions for the signals the viewer handled: once it has finished nobody reads the pipe, and
+    /// Ctrl-C must still end the process.
+    public func stopForwardingSignals() {
+        TerminalSignals.uninstall()
+    }
+
     /// Wakes the viewer from any thread and makes it return `.inputEnded`: its pipeline has failed for good.
     public func stopViewing() {
         var byte = TerminalSignals.stopRequest
@@ -134,8 +166,20 @@ public final class TerminalSession: @unchecked Sendable {
 
     /// Signal numbers delivered since the last call.
     public func pendingSignals() -> [Int32] {
+        readSignals()
+        defer { queued = [] }
+        return queued
+    }
+
+    /// Signals a write has read from the pipe are waiting: the pipe alone no longer says so.
+    public var hasPendingSignals: Bool { !queued.isEmpty }
+
+    private func readSignals() {
         var buffer = [UInt8](repeating: 0, count: 64)
         let count = buffer.withUnsafeMutableBytes { Glibc.read(signalDescriptor, $0.baseAddress, $0.count) }
-        return count > 0 ? buffer[0..<count].map { Int32($0) } : []
+        guard count > 0 else { return }
+        let numbers = buffer[0..<count].map { Int32($0) }
+        queued += numbers
+        if numbers.contains(where: TerminalSignals.ending.contains) { isEnding = true }
     }
 }

@@ -8,6 +8,8 @@ import Glibc
 enum TerminalSignals {
     /// Write end of the self-pipe; -1 until installed. Read by the handlers.
     nonisolated(unsafe) static var pipeWrite: Int32 = -1
+    /// The terminal opened without blocking (`TerminalSession.output`), for the handlers; -1 until set.
+    nonisolated(unsafe) static var outputDescriptor: Int32 = -1
     /// The terminal settings to put back if the process dies; set while the viewer owns the terminal.
     nonisolated(unsafe) static var savedSettings = UnsafeMutablePointer<termios>.allocate(capacity: 1)
     nonisolated(unsafe) static var hasSavedSettings: Int32 = 0
@@ -23,6 +25,8 @@ enum TerminalSignals {
 
     static let forwarded: [Int32] = [SIGWINCH, SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT]
     static let fatal: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP]
+    /// What ends the viewer: these signals and a stop request.
+    static let ending: [Int32] = [SIGINT, SIGTERM, SIGHUP, Int32(stopRequest)]
 
     /// Installs the handlers and returns the pipe's read end.
     static func install() -> Int32 {
@@ -64,10 +68,11 @@ private func forward(_ number: Int32) {
     errno = saved
 }
 
+/// One non-blocking try at the terminal and no draining: dying must not wait on a terminal that stopped reading.
 private func dieRestoring(_ number: Int32) {
     if TerminalSignals.hasSavedSettings != 0 {
-        _ = write(1, TerminalSignals.restoreBytes.baseAddress, TerminalSignals.restoreBytes.count)
-        _ = tcsetattr(0, TCSAFLUSH, TerminalSignals.savedSettings)
+        _ = write(TerminalSignals.outputDescriptor, TerminalSignals.restoreBytes.baseAddress, TerminalSignals.restoreBytes.count)
+        _ = tcsetattr(0, TCSANOW, TerminalSignals.savedSettings)
     }
     signal(number, SIG_DFL)
     raise(number)

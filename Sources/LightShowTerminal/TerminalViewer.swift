@@ -44,7 +44,6 @@ public final class TerminalViewer: @unchecked Sendable {
     private let wake: WakeSignal
     /// When the viewer thread must draw a frame the pacer held back, unless a newer one is drawn first.
     private let fallback: DeadlineTimer
-    private let terminal = TerminalOutput()
     /// How long a draw waits for the terminal to take a frame's last parts before leaving them to the viewer
     /// thread: half a frame, at most 10 ms, far inside what capture buffers hold, so a slow terminal costs no
     /// audio.
@@ -89,7 +88,8 @@ public final class TerminalViewer: @unchecked Sendable {
         size = session.size()
     }
 
-    /// Runs until q or a terminating signal; the terminal is restored before it returns.
+    /// Runs until q or a terminating signal; the terminal is restored, and the signals have their default
+    /// dispositions again (nobody reads the pipe any more), before it returns.
     public func run() -> Outcome {
         // Threads started from Swift's pool inherit its blocked signals; this one stops and dies by them.
         var signals = sigset_t()
@@ -103,6 +103,7 @@ public final class TerminalViewer: @unchecked Sendable {
             feed.frames.listen(nil)
             hide()
             session.leave()
+            session.stopForwardingSignals()
         }
         var descriptors = [
             pollfd(fd: 0, events: Int16(POLLIN), revents: 0),
@@ -112,10 +113,11 @@ public final class TerminalViewer: @unchecked Sendable {
         ]
         while true {
             for index in descriptors.indices { descriptors[index].revents = 0 }
-            // Nothing to do: sleep until a ring, a held frame's deadline, a key or a signal.
-            let ready = poll(&descriptors, nfds_t(descriptors.count), -1)
+            // Nothing to do: sleep until a ring, a held frame's deadline, a key or a signal. Signals a write has
+            // already taken from the pipe are handled without sleeping.
+            let ready = poll(&descriptors, nfds_t(descriptors.count), session.hasPendingSignals ? 0 : -1)
             if ready < 0 { continue }
-            if descriptors[1].revents != 0 {
+            if descriptors[1].revents != 0 || session.hasPendingSignals {
                 for number in session.pendingSignals() {
                     if let outcome = handleSignal(number) { return outcome }
                 }
@@ -188,12 +190,21 @@ public final class TerminalViewer: @unchecked Sendable {
     }
 
     /// Writes a frame's tail on the viewer thread, where waiting for the terminal is fine. `unsent` stays set
-    /// meanwhile, so the feed's thread draws nothing in between.
+    /// meanwhile, so the feed's thread draws nothing in between. A terminal that takes nothing for a while, or a
+    /// signal that ends the viewer, gives up on the frame: then only a CAN (which ends the escape sequence the
+    /// terminal was left in) waits to go, and the next frame is drawn in full.
     private func finishUnsent() {
         let tail = screen.withLock { _ in unsent }
         guard !tail.isEmpty else { return }
-        session.write(tail)
-        screen.withLock { _ in unsent = [] }
+        let sent = session.write(tail)
+        screen.withLock { _ in
+            if sent {
+                unsent = []
+            } else {
+                unsent = [0x18]
+                forgetScreen()
+            }
+        }
     }
 
     /// Returns true to quit.
@@ -220,9 +231,10 @@ public final class TerminalViewer: @unchecked Sendable {
                 isShowing = true
             }
         case SIGCONT:
-            // Continued after a stop we didn't arrange (SIGSTOP): take the terminal back.
+            // Continued after a stop we didn't arrange (SIGSTOP): take the terminal back, which the shell has had
+            // meanwhile (also after our own Ctrl-Z, where it is merely done twice).
             hide()
-            session.enter()
+            session.reenter()
             present {
                 resized()
                 isShowing = true
@@ -241,14 +253,24 @@ public final class TerminalViewer: @unchecked Sendable {
     /// in full. Called with `screen` held.
     private func resized() {
         size = session.size()
+        forgetScreen()
+    }
+
+    /// The next frame is drawn in full. Called with `screen` held.
+    private func forgetScreen() {
         encoder.invalidate()
         lastScene = nil
         lastTooSmall = nil
     }
 
     /// Composes the newest frame and offers its changed cells to the terminal; what it doesn't take at once
-    /// waits in `unsent`. Called with `screen` held.
+    /// waits in `unsent`. While an earlier frame's tail waits there, draws nothing and rings the viewer thread to
+    /// finish it and draw then. Called with `screen` held.
     private func drawFrame() {
+        guard unsent.isEmpty else {
+            wake.signal()
+            return
+        }
         let grid: TerminalGrid
         var settled = false
         if !TerminalSceneComposer.fits(columns: size.columns, rows: size.rows) {
@@ -284,7 +306,7 @@ public final class TerminalViewer: @unchecked Sendable {
         output.removeAll(keepingCapacity: true)
         encoder.encode(grid, exactly: settled, into: &output)
         guard !output.isEmpty else { return }
-        let written = output.withUnsafeBytes { terminal.write($0, patience: writePatience) }
+        let written = output.withUnsafeBytes { session.output.write($0, patience: writePatience) }
         if written < output.count { unsent = Array(output[written...]) }
     }
 }

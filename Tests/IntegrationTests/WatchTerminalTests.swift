@@ -184,11 +184,12 @@ import TestSupport
         #expect(tmux.display("#{alternate_on} #{cursor_flag}") == "0 1")
     }
 
-    @Test func suspendAndResumeGiveTheTerminalBackAndTakeItAgain() async throws {
+    /// `watch --input demo` started from an interactive shell with job control, as a user would have, once it
+    /// shows; the state directory goes with it.
+    private func watchFromAShell() async throws -> (TmuxSession, TemporaryDirectory) {
         let state = try TemporaryDirectory("watch-state")
         try FileManager.default.createDirectory(atPath: state.file("lightshow"), withIntermediateDirectories: true)
         try state.write("lightshow/help-shown", Data())
-        // An interactive shell with job control, as a user would have.
         let tmux = try TmuxSession(
             columns: 120, rows: 36,
             environment: ["COLORTERM": "truecolor", "XDG_STATE_HOME": state.path, "PS1": "$ "],
@@ -196,6 +197,12 @@ import TestSupport
         )
         try tmux.send("'\(LightshowProcess.executableURL.path)' watch --input demo", "Enter")
         #expect(await Wait.until(within: Self.deadline) { tmux.display("#{alternate_on} #{cursor_flag}") == "1 0" })
+        return (tmux, state)
+    }
+
+    @Test func suspendAndResumeGiveTheTerminalBackAndTakeItAgain() async throws {
+        let (tmux, state) = try await watchFromAShell()
+        defer { withExtendedLifetime(state) {} }
         try tmux.send("C-z")
         #expect(await Wait.until(within: Self.deadline) { tmux.text().contains("Stopped") })
         #expect(tmux.display("#{alternate_on} #{cursor_flag}") == "0 1")
@@ -203,6 +210,74 @@ import TestSupport
         #expect(await Wait.until(within: Self.deadline) {
             tmux.display("#{alternate_on} #{cursor_flag}") == "1 0" && lastLine(tmux).contains("▶ Demo")
         })
+        try tmux.send("q")
+        #expect(await Wait.until(within: Self.deadline) { tmux.display("#{alternate_on} #{cursor_flag}") == "0 1" })
+    }
+
+    /// A terminal that stops reading (here `script`, the only reader of watch's terminal, is stopped) must not
+    /// keep SIGTERM from ending watch: the frame it was writing is given up, and it dies by the signal.
+    @Test func sigtermEndsWatchWhileItsTerminalReadsNothing() async throws {
+        let state = try TemporaryDirectory("watch-state")
+        try FileManager.default.createDirectory(atPath: state.file("lightshow"), withIntermediateDirectories: true)
+        try state.write("lightshow/help-shown", Data())
+        let tmux = try TmuxSession(
+            columns: 160, rows: 48, environment: ["COLORTERM": "truecolor", "XDG_STATE_HOME": state.path],
+            command: "script -qfec \"'\(LightshowProcess.executableURL.path)' watch --input demo\" /dev/null"
+        )
+        #expect(await Wait.until(within: Self.deadline) { lastLine(tmux).contains("▶ Demo") })
+        let script = try #require(tmux.childProcess())
+        let watch = try #require(ProcessProbe.descendant(of: script, named: "lightshow"))
+        kill(script, SIGSTOP)
+        defer { kill(script, SIGCONT) }
+        // Whatever room the pseudo-terminal between them has left is taken, so watch's next write finds none.
+        #expect(Self.fillTerminal(of: watch) > 0, "watch's terminal fills up")
+        let signalled = Date()
+        kill(watch, SIGTERM)
+        #expect(await Wait.until(within: 10) { ProcessProbe.hasExited(watch) }, "watch ends")
+        #expect(Date().timeIntervalSince(signalled) < 5)
+        let status = ProcessProbe.waitStatus(ofZombie: watch)
+        #expect(status.map { $0 & 0x7F } == SIGTERM, "killed by SIGTERM: wait status \(String(describing: status))")
+    }
+
+    /// Writes spaces to the terminal on standard output of `pid` until it takes no more; returns how many went.
+    private static func fillTerminal(of pid: pid_t) -> Int {
+        guard let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/1") else { return 0 }
+        let fd = open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY)
+        guard fd >= 0 else { return 0 }
+        defer { close(fd) }
+        let spaces = [UInt8](repeating: 0x20, count: 4096)
+        var total = 0
+        // Bounded, in case something reads it after all.
+        while total < 64 << 20 {
+            let written = write(fd, spaces, spaces.count)
+            guard written > 0 else { break }
+            total += written
+        }
+        return total
+    }
+
+    /// The pane's terminal settings as `stty -a` words.
+    private func terminalSettings(_ tmux: TmuxSession) -> Set<String> {
+        let tty = tmux.display("#{pane_tty}")
+        let text = (try? ExternalTool.run("stty", ["-F", tty, "-a"])) ?? ""
+        return Set(text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == ";" }).map(String.init))
+    }
+
+    /// A stop we didn't arrange (SIGSTOP) hands the terminal to the shell, which puts its own settings back; on
+    /// `fg` watch takes it again: raw keys, alternate screen, hidden cursor.
+    @Test func continuedAfterAStopFromOutsideWatchTakesTheTerminalBack() async throws {
+        let (tmux, state) = try await watchFromAShell()
+        defer { withExtendedLifetime(state) {} }
+        #expect(terminalSettings(tmux).isSuperset(of: ["-icanon", "-echo"]))
+        let shell = try #require(Int32(tmux.display("#{pane_pid}")))
+        let watch = try #require(ProcessProbe.descendant(of: shell, named: "lightshow"))
+        kill(watch, SIGSTOP)
+        #expect(await Wait.until(within: Self.deadline) { tmux.text().contains("Stopped") })
+        try tmux.send("fg", "Enter")
+        #expect(await Wait.until(within: Self.deadline) {
+            terminalSettings(tmux).isSuperset(of: ["-icanon", "-echo"])
+                && tmux.display("#{alternate_on} #{cursor_flag}") == "1 0" && lastLine(tmux).contains("▶ Demo")
+        }, "raw keys, alternate screen and hidden cursor again: \(terminalSettings(tmux).filter { $0.hasSuffix("icanon") || $0.hasSuffix("echo") })")
         try tmux.send("q")
         #expect(await Wait.until(within: Self.deadline) { tmux.display("#{alternate_on} #{cursor_flag}") == "0 1" })
     }
