@@ -50,4 +50,16 @@ import Testing
             #expect(grid == fresh, "frame \(index)")
         }
     }
+
+    /// A terminal may report up to 65535×65535 cells; only `maximumColumns`×`maximumRows` of them are drawn, for
+    /// the scene and for the too-small message alike.
+    @Test func aHugeScreenIsDrawnOnlyUpToTheMaximumArea() {
+        let composer = TerminalSceneComposer()
+        let scene = composer.scene(frame: frame(3), columns: 4000, rows: 2000, style: style)
+        let grid = composer.compose(scene, depth: .truecolor, overlays: TerminalOverlays())
+        #expect(grid.columns == TerminalSceneComposer.maximumColumns && grid.rows == TerminalSceneComposer.maximumRows)
+        let narrow = TerminalSceneComposer.tooSmall(columns: 10, rows: 65_535, depth: .truecolor)
+        #expect(narrow.columns == 10 && narrow.rows == TerminalSceneComposer.maximumRows)
+        #expect(TerminalSceneComposer.drawingArea(columns: 65_535, rows: 65_535) == (1000, 500))
+    }
 }

@@ -6,6 +6,11 @@ public final class TerminalSceneComposer {
     /// Smallest screen that shows the scene; anything smaller gets a short message.
     public static let minimumColumns = 24
     public static let minimumRows = 8
+    /// Largest area drawn; a bigger screen shows it in its top-left corner. Real screens stay far inside (a 4K
+    /// monitor in a 6-pixel font is about 640×270 cells), while the 65535×65535 a terminal may report would take
+    /// gigabytes a frame (the encoder reserves 64 bytes a cell) and overflow the painter's 32-bit cell indices.
+    public static let maximumColumns = 1000
+    public static let maximumRows = 500
 
     private let renderer = FrameRenderer(fontPaths: [])
     /// Last frame's grid: its storage is reused once the caller has let go of it, so a frame allocates nothing.
@@ -17,9 +22,16 @@ public final class TerminalSceneComposer {
         columns >= minimumColumns && rows >= minimumRows
     }
 
+    /// The part of a `columns`×`rows` screen that is drawn on.
+    public static func drawingArea(columns: Int, rows: Int) -> (columns: Int, rows: Int) {
+        (min(max(0, columns), maximumColumns), min(max(0, rows), maximumRows))
+    }
+
     /// The scene for a screen of `columns`×`rows` cells: two pixels per cell vertically, the toolbar one row tall.
     /// `cellAspect` is a cell's height over its width (2 when unknown), so a half-block pixel is `2/cellAspect` wide.
+    /// A screen larger than `drawingArea` gets the scene for that area.
     public static func scene(frame: ShowFrame, columns: Int, rows: Int, cellAspect: Double = 2, style: Scene.Style) -> Scene {
+        let (columns, rows) = drawingArea(columns: columns, rows: rows)
         var style = style
         let height = 2 * rows
         style.scene.toolbarHeight = height > 0 ? 2 / Double(height) : 0
@@ -161,6 +173,7 @@ public final class TerminalSceneComposer {
 
     /// A screen too small for the scene: one centred line saying so.
     public static func tooSmall(columns: Int, rows: Int, depth: TerminalColorDepth) -> TerminalGrid {
+        let (columns, rows) = drawingArea(columns: columns, rows: rows)
         var grid = TerminalGrid(columns: columns, rows: rows, depth: depth)
         let full = "Terminal too small: need \(minimumColumns)×\(minimumRows)"
         let text = full.count <= columns ? full : "too small"
