@@ -25,6 +25,17 @@ import Testing
         #expect(text(out) == "\u{1B}[?2026h\u{1B}[0m\u{1B}[1;1H\u{1B}[38;2;255;0;0;48;2;0;0;255m▀ \u{1B}[?2026l")
     }
 
+    /// A wide glyph is sent once for its two cells: nothing for the cell it covers (a NUL or a space there would
+    /// land on its right half), and the next glyph is placed by position, since terminals disagree on widths.
+    @Test func aWideGlyphIsSentOnceForBothItsCells() {
+        var grid = TerminalGrid(columns: 4, rows: 1, depth: .none)
+        grid.put("漢x", column: 0, row: 0, foreground: TerminalCell.defaultColor, background: TerminalCell.defaultColor)
+        var encoder = TerminalEncoder()
+        var out: [UInt8] = []
+        encoder.encode(grid, into: &out)
+        #expect(text(out) == "\u{1B}[?2026h\u{1B}[0m\u{1B}[1;1H漢\u{1B}[1;3Hx \u{1B}[?2026l")
+    }
+
     @Test func anUnchangedFrameWritesNothing() {
         var grid = TerminalGrid(columns: 2, rows: 1, depth: .truecolor)
         grid.drawPixels(image())

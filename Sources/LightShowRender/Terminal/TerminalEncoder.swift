@@ -79,6 +79,11 @@ public struct TerminalEncoder: Sendable {
                             let cell = cells[base + column], shown = previousCells[base + column]
                             column += 1
                             if !full && (shown == cell || tolerant && Self.looksSame(shown, cell)) { continue }
+                            if cell.scalar == TerminalCell.covered {
+                                // The wide glyph before it draws it; a grid changes the two together.
+                                previousCells[base + column - 1] = cell
+                                continue
+                            }
                             let sent = emit(cell, column: column - 1, row: row, tolerant: tolerant, into: &bytes)
                             previousCells[base + column - 1] = sent
                             // The same cell again over the same old one (a row inside a light) is sent the same way:

@@ -18,6 +18,8 @@ public struct TerminalCell: Equatable, Sendable {
     public static let defaultColor: UInt32 = .max
     public static let space: UInt32 = 0x20
     public static let upperHalf: UInt32 = 0x2580
+    /// Not a character: the right half of the wide glyph in the cell before, which the terminal draws there.
+    public static let covered: UInt32 = 0
     public static let blank = TerminalCell(scalar: space, foreground: defaultColor, background: defaultColor)
 }
 
@@ -126,7 +128,7 @@ public struct TerminalGrid: Equatable, Sendable {
             : TerminalCell(scalar: TerminalCell.upperHalf, foreground: top, background: bottom)
     }
 
-    /// Writes `text` from `column` on `row`, one scalar per cell, clipped to the grid. Returns the next column.
+    /// Writes `text` from `column` on `row` in these colours, clipped to the grid. Returns the next column.
     @discardableResult
     public mutating func put(_ text: String, column: Int, row: Int, foreground: RGBColor, background: RGBColor) -> Int {
         put(text, column: column, row: row, foreground: code(foreground), background: code(background))
@@ -134,12 +136,37 @@ public struct TerminalGrid: Equatable, Sendable {
 
     @discardableResult
     public mutating func put(_ text: String, column: Int, row: Int, foreground: UInt32, background: UInt32) -> Int {
+        lay(text, column: column, row: row, limit: columns, colors: (foreground, background))
+    }
+
+    /// Writes `text` from `column` on `row` over the colours already there, in the cells before `limit`.
+    /// Returns the next column.
+    @discardableResult
+    public mutating func put(_ text: String, column: Int, row: Int, before limit: Int) -> Int {
+        lay(text, column: column, row: row, limit: min(limit, columns), colors: nil)
+    }
+
+    /// Lays `text` out by display width (`CellWidth`): a wide glyph takes its cell and the next, marked `covered`,
+    /// and a glyph that doesn't fit before `limit` ends the text, so no wide glyph lands in the last column (the
+    /// terminal would wrap it to the next line).
+    private mutating func lay(_ text: String, column: Int, row: Int, limit: Int, colors: (UInt32, UInt32)?) -> Int {
         var x = column
         guard row >= 0, row < rows else { return x }
-        for scalar in text.unicodeScalars {
-            if x >= columns { break }
-            if x >= 0 { self[x, row] = TerminalCell(scalar: scalar.value, foreground: foreground, background: background) }
-            x += 1
+        for character in text {
+            guard let (scalar, width) = CellWidth.glyph(for: character) else { continue }
+            if x + width > limit { break }
+            if x >= 0 {
+                for (offset, value) in [scalar.value, TerminalCell.covered].prefix(width).enumerated() {
+                    var cell = self[x + offset, row]
+                    cell.scalar = value
+                    if let (foreground, background) = colors {
+                        cell.foreground = foreground
+                        cell.background = background
+                    }
+                    self[x + offset, row] = cell
+                }
+            }
+            x += width
         }
         return x
     }

@@ -199,23 +199,18 @@ public final class TerminalSceneComposer {
             let background = RGBColor.black.composited(over: RGBColor(red: p.r, green: p.g, blue: p.b), alpha: strip)
             grid[column, row] = TerminalCell(scalar: TerminalCell.space, foreground: inkCode, background: grid.code(background))
         }
-        func put(_ text: String, at column: Int) {
-            var x = column
-            for scalar in text.unicodeScalars where x < grid.columns {
-                grid[x, row].scalar = scalar.value
-                x += 1
-            }
-        }
         let elapsed = toolbar.elapsedText
         let elapsedColumn = grid.columns - 1 - elapsed.count
-        let glyph = toolbar.state.glyph ?? ""
-        put(glyph, at: 1)
+        grid.put(toolbar.state.glyph ?? "", column: 1, row: row, before: grid.columns)
         let titleColumn = 3
         let room = elapsedColumn - 1 - titleColumn
         if room > 0 {
-            put(toolbar.title.count <= room ? toolbar.title : String(toolbar.title.prefix(max(0, room - 1))) + "…", at: titleColumn)
+            // Fitted by the cells it takes: wide characters take two.
+            let fits = CellWidth.of(text: toolbar.title) <= room
+            let end = grid.put(toolbar.title, column: titleColumn, row: row, before: titleColumn + (fits ? room : room - 1))
+            if !fits { grid.put("…", column: end, row: row, before: titleColumn + room) }
         }
-        if elapsedColumn > titleColumn { put(elapsed, at: elapsedColumn) }
+        if elapsedColumn > titleColumn { grid.put(elapsed, column: elapsedColumn, row: row, before: grid.columns) }
     }
 
     private func drawBalloon(_ balloon: BalloonLayout, on grid: inout TerminalGrid) {
