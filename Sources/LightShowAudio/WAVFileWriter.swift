@@ -11,6 +11,8 @@ public final class WAVFileWriter {
     public let path: String
     private let temporaryPath: String
     private var handle: OpaquePointer?
+    /// Ours, not libsndfile's (opened with SF_FALSE): closed exactly once, by us.
+    private let fd: Int32
     public let sampleRate: Int
     public let channels: Int
     public private(set) var framesWritten: Int64 = 0
@@ -28,13 +30,15 @@ public final class WAVFileWriter {
         info.channels = Int32(channels)
         info.format = Int32(SF_FORMAT_WAV | SF_FORMAT_FLOAT)
         // Created with O_EXCL | O_NOFOLLOW (a stale temporary of ours removed first), so nothing someone else put
-        // under the name is written through; libsndfile then writes to the descriptor and closes it.
+        // under the name is written through.
         unlink(temporaryPath)
-        let fd = open(temporaryPath, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        fd = open(temporaryPath, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             throw LightShowError("cannot write \(path): \(String(cString: strerror(errno)))", exitStatus: .ioError)
         }
-        guard let opened = sf_open_fd(fd, Int32(SFM_WRITE), &info, Int32(SF_TRUE)) else {
+        // SF_FALSE: with SF_TRUE a failed open closes the descriptor too, and closing it again here could close
+        // one another thread had just been given.
+        guard let opened = sf_open_fd(fd, Int32(SFM_WRITE), &info, Int32(SF_FALSE)) else {
             let reason = String(cString: sf_strerror(nil))
             close(fd)
             unlink(temporaryPath)
@@ -48,6 +52,7 @@ public final class WAVFileWriter {
     deinit {
         if let handle {
             sf_close(handle)
+            close(fd)
             unlink(temporaryPath)
         }
     }
@@ -85,6 +90,11 @@ public final class WAVFileWriter {
         guard let handle else { return }
         self.handle = nil
         let status = sf_close(handle)
+        if close(fd) != 0 && status == 0 {
+            let reason = String(cString: strerror(errno))
+            unlink(temporaryPath)
+            throw LightShowError("cannot write \(path): \(reason)", exitStatus: .ioError)
+        }
         guard status == 0 else {
             unlink(temporaryPath)
             throw LightShowError("cannot write \(path): \(String(cString: sf_error_number(status)))", exitStatus: .ioError)
