@@ -85,24 +85,22 @@ public final class WAVFileWriter {
         }
     }
 
-    /// Completes the header and renames the file into place.
+    /// Completes the header, makes the file durable and renames it into place. libsndfile's close ignores a header
+    /// it couldn't write (a full disk), which would leave a file claiming no audio, so the header is written and
+    /// checked first.
     public func finish() throws(LightShowError) {
         guard let handle else { return }
         self.handle = nil
+        _ = sf_command(handle, Int32(SFC_UPDATE_HEADER_NOW), nil, 0)
+        var failure = sf_error(handle) == 0 ? nil : String(cString: sf_strerror(handle))
         let status = sf_close(handle)
-        if close(fd) != 0 && status == 0 {
-            let reason = String(cString: strerror(errno))
+        if failure == nil && status != 0 { failure = String(cString: sf_error_number(status)) }
+        if failure == nil && fsync(fd) != 0 { failure = String(cString: strerror(errno)) }
+        if close(fd) != 0 && failure == nil { failure = String(cString: strerror(errno)) }
+        if failure == nil && rename(temporaryPath, path) != 0 { failure = String(cString: strerror(errno)) }
+        if let failure {
             unlink(temporaryPath)
-            throw LightShowError("cannot write \(path): \(reason)", exitStatus: .ioError)
-        }
-        guard status == 0 else {
-            unlink(temporaryPath)
-            throw LightShowError("cannot write \(path): \(String(cString: sf_error_number(status)))", exitStatus: .ioError)
-        }
-        guard rename(temporaryPath, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporaryPath)
-            throw LightShowError("cannot write \(path): \(reason)", exitStatus: .ioError)
+            throw LightShowError("cannot write \(path): \(failure)", exitStatus: .ioError)
         }
     }
 }

@@ -62,6 +62,28 @@ import Glibc
         }
     }
 
+    /// A final header that can't be written (a full disk on a copy-on-write filesystem) used to go unnoticed:
+    /// libsndfile's close ignores it, and the file went into place claiming no audio. Here the writer's
+    /// descriptor is swapped for a read-only one on the same file, so only writes fail.
+    @Test func aFinalHeaderThatCantBeWrittenIsReportedAndNothingGoesIntoPlace() throws {
+        let dir = try TemporaryDirectory("wav-writer-header")
+        let path = dir.file("audio.wav")
+        let writer = try WAVFileWriter(path: path, sampleRate: 48_000, channels: 2)
+        try writer.write(block(frames: 1000))
+        let temporary = temporary(of: path)
+        let writers = try descriptors(on: temporary)
+        try #require(writers.count == 1, "\(writers)")
+        let readOnly = open(temporary, O_RDONLY | O_CLOEXEC)
+        try #require(readOnly >= 0)
+        #expect(dup2(readOnly, writers[0]) == writers[0])
+        close(readOnly)
+        let error = try #require(throws: LightShowError.self) { try writer.finish() }
+        #expect(error.message.contains("cannot write \(path)"), "\(error.message)")
+        #expect(error.exitStatus == .ioError)
+        #expect(!FileManager.default.fileExists(atPath: path), "no audio.wav claiming no audio")
+        #expect(!FileManager.default.fileExists(atPath: temporary))
+    }
+
     /// A format libsndfile refuses: an error naming the file, no temporary left, and no descriptor on it.
     @Test func aFormatLibsndfileRefusesLeavesNothingOpenOrBehind() throws {
         let dir = try TemporaryDirectory("wav-writer-refused")
