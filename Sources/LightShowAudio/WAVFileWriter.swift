@@ -5,7 +5,9 @@ public import LightShowCore
 import Glibc
 #endif
 
-/// Writes the audio a recording rendered to a 32-bit float WAV, so the samples are stored exactly as analysed.
+/// Writes the audio a recording rendered to a 32-bit float WAV, so the samples are stored exactly as analysed: a
+/// plain RIFF WAVE while its sizes fit in 32 bits, RF64 past 4 GiB (a RIFF header's sizes would wrap, and a long
+/// recording would claim almost no audio).
 /// The file is written under a hidden temporary name and renamed into place by `finish()`; freed in `deinit`.
 public final class WAVFileWriter {
     public let path: String
@@ -28,7 +30,7 @@ public final class WAVFileWriter {
         var info = SF_INFO()
         info.samplerate = Int32(sampleRate)
         info.channels = Int32(channels)
-        info.format = Int32(SF_FORMAT_WAV | SF_FORMAT_FLOAT)
+        info.format = Int32(SF_FORMAT_RF64 | SF_FORMAT_FLOAT)
         // Created with O_EXCL | O_NOFOLLOW (a stale temporary of ours removed first), so nothing someone else put
         // under the name is written through.
         unlink(temporaryPath)
@@ -44,6 +46,8 @@ public final class WAVFileWriter {
             unlink(temporaryPath)
             throw LightShowError("cannot write \(path): \(reason)", exitStatus: .ioError)
         }
+        // Written as RIFF WAVE unless the file passes 4 GiB; must be set before any audio is written.
+        _ = sf_command(opened, Int32(SFC_RF64_AUTO_DOWNGRADE), nil, Int32(SF_TRUE))
         // The PEAK chunk carries a timestamp; leaving it out keeps the file identical across runs.
         _ = sf_command(opened, Int32(SFC_SET_ADD_PEAK_CHUNK), nil, Int32(SF_FALSE))
         handle = opened

@@ -62,6 +62,55 @@ import Glibc
         }
     }
 
+    @Test func aShortRecordingIsAPlainRIFFWaveOfFloats() throws {
+        let dir = try TemporaryDirectory("wav-writer")
+        let path = dir.file("audio.wav")
+        let writer = try WAVFileWriter(path: path, sampleRate: 48_000, channels: 2)
+        let written = block(frames: 1000)
+        try writer.write(written)
+        try writer.finish()
+        let file = try bytes(path)
+        #expect(tag(file, 0) == "RIFF" && tag(file, 8) == "WAVE")
+        #expect(Int(le32(file, 4)) == file.count - 8, "the RIFF size is the file's")
+        let list = chunks(file)
+        #expect(!list.contains { $0.id == "ds64" })
+        let format = try #require(list.first { $0.id == "fmt " })
+        let formatTag = le32(file, format.offset) & 0xFFFF
+        // IEEE float, said directly or as WAVE_FORMAT_EXTENSIBLE's sub-format.
+        let subFormat = formatTag == 0xFFFE ? le32(file, format.offset + 24) & 0xFFFF : formatTag
+        #expect(subFormat == 3, "float samples, format tag \(formatTag)")
+        #expect(le32(file, format.offset) >> 16 == 2, "two channels")
+        #expect(le32(file, format.offset + 4) == 48_000)
+        let data = try #require(list.first { $0.id == "data" })
+        #expect(data.size == 1000 * 2 * 4)
+        let samples = (0..<2000).map { Float(bitPattern: le32(file, data.offset + 4 * $0)) }
+        #expect(samples == written.samples, "the samples exactly as written")
+        #expect(!FileManager.default.fileExists(atPath: temporary(of: path)))
+    }
+
+    /// Past 4 GiB a RIFF header's sizes wrap, and the file claims almost no audio. Writing 4 GiB is too slow for a
+    /// test, so the temporary is made that long sparsely: libsndfile sizes the final header from the file's length.
+    @Test func pastFourGiBTheHeaderIsRF64WithTheWholeLength() throws {
+        let dir = try TemporaryDirectory("wav-writer-rf64")
+        let path = dir.file("audio.wav")
+        let writer = try WAVFileWriter(path: path, sampleRate: 48_000, channels: 2)
+        try writer.write(block(frames: 1000))
+        let length: off_t = (4 << 30) + (1 << 20)
+        let fd = open(temporary(of: path), O_WRONLY | O_CLOEXEC)
+        try #require(fd >= 0)
+        #expect(ftruncate(fd, length) == 0)
+        close(fd)
+        try writer.finish()
+        let file = try bytes(path, count: 4096)
+        #expect(tag(file, 0) == "RF64" && le32(file, 4) == 0xFFFF_FFFF && tag(file, 8) == "WAVE", "\(tag(file, 0))")
+        let list = chunks(file)
+        let ds64 = try #require(list.first { $0.id == "ds64" })
+        let data = try #require(list.first { $0.id == "data" })
+        #expect(le64(file, ds64.offset) == UInt64(length) - 8, "the 64-bit RIFF size")
+        #expect(le64(file, ds64.offset + 8) == UInt64(length) - UInt64(data.offset), "the 64-bit data size")
+        #expect(le64(file, ds64.offset + 16) == (UInt64(length) - UInt64(data.offset)) / 8, "the frame count")
+    }
+
     /// A final header that can't be written (a full disk on a copy-on-write filesystem) used to go unnoticed:
     /// libsndfile's close ignores it, and the file went into place claiming no audio. Here the writer's
     /// descriptor is swapped for a read-only one on the same file, so only writes fail.
