@@ -31,6 +31,8 @@ let package = Package(
         .systemLibrary(name: "CLibDeflate", providers: [.apt(["libdeflate-dev"])]),
         // glibc's timerfd, for the viewer's one-shot deadlines.
         .systemLibrary(name: "CTimerFD"),
+        // glibc's syncfs, for making a recording durable.
+        .systemLibrary(name: "CSyncFS"),
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         // libpng's simplified read API: the tests' independent PNG decoder.
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
@@ -42,8 +44,8 @@ let package = Package(
 
         // Pure core: maths, models, state machine, layout, scene. No I/O.
         .target(name: "LightShowCore", swiftSettings: strict),
-        // The one home of OS idioms: threads, locks, fd reads and writes, poll, wake-ups, errno, socket addresses.
-        .target(name: "LightShowSystem", dependencies: ["LightShowCore"], swiftSettings: strict),
+        // The one home of OS idioms: threads, locks, fd reads, writes and syncs, poll, wake-ups, errno, socket addresses.
+        .target(name: "LightShowSystem", dependencies: ["LightShowCore", "CSyncFS"], swiftSettings: strict),
         // TOML → validated Configuration.
         .target(
             name: "LightShowConfig",

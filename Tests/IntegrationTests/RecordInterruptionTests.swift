@@ -58,6 +58,28 @@ import Glibc
         #expect(stderr.contains("\(frames) complete frames"), "message counts the frames: \(stderr)")
     }
 
+    /// Data reaches the disk after the recording's last write, so a disk that can't take it fails write-back, which
+    /// close() never reports: ext4 on a loop device whose image lives on a 2 MB tmpfs, given about 5 MB of frames
+    /// (audio.wav, synced on its own, is small enough to fit). The recording's end syncs the filesystem and reports
+    /// the failure; it used to exit 0. Needs root, for the mounts.
+    @Test func aWriteBackErrorAtTheEndIsReported() throws {
+        let dir = try TemporaryDirectory("record-writeback")
+        let backing = dir.file("backing"), mountPoint = dir.file("mnt")
+        for path in [backing, mountPoint] { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
+        try ExternalTool.run("/usr/bin/mount", ["-t", "tmpfs", "-o", "size=2m", "tmpfs", backing])
+        defer { _ = try? ExternalTool.run("/usr/bin/umount", [backing]) }
+        try ExternalTool.run("/usr/bin/truncate", ["-s", "64M", backing + "/ext4.img"])
+        try ExternalTool.run("/usr/sbin/mkfs.ext4", ["-q", backing + "/ext4.img"])
+        try ExternalTool.run("/usr/bin/mount", ["-o", "loop", backing + "/ext4.img", mountPoint])
+        defer { _ = try? ExternalTool.run("/usr/bin/umount", [mountPoint]) }
+        let mono = Signals.noise(dbfs: -6, seconds: 8, sampleRate: 8000)
+        let input = try dir.write("input.wav", Signals.wav(mono, channels: 1, sampleRate: 8000))
+        let out = mountPoint + "/out"
+        let result = try LightshowProcess.run(["record", "--input", input, "--out", out, "--size", "1280x720", "--fps", "20"])
+        #expect(result.status == 74, "exit \(result.status): \(result.stderr)")
+        #expect(result.stderr.contains("cannot write \(out): ") && result.stderr.contains("Input/output error"), "\(result.stderr)")
+    }
+
     @Test func ctrlCEndsALiveRecordingWithCompleteFiles() async throws {
         let dir = try TemporaryDirectory("record-sigint")
         let fifo = dir.file("pcm.fifo")

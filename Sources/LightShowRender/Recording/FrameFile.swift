@@ -30,7 +30,8 @@ enum FrameFile {
                 offset += written
             }
         }
-        // close can report a deferred write error (NFS, quotas); it counts too.
+        // close reports some deferred write errors (NFS, quotas), not a local filesystem's failed write-back: the
+        // recording's end syncs the filesystem for those.
         if close(fd) != 0 && failure == nil { failure = errno }
         if let failure {
             unlink(path)

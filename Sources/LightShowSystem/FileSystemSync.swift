@@ -1,0 +1,28 @@
+import CSyncFS
+
+#if canImport(Glibc)
+public import Glibc
+#endif
+
+/// Makes what was written into a directory durable at the end of a piece of work, and hears about write-back
+/// errors, which close() never reports on a local filesystem: one `syncfs` flushes the directory's whole
+/// filesystem and (since Linux 5.8) fails if any write-back failed, and an fsync of the directory makes the renames
+/// into it durable. Open it before the work starts: syncfs reports only errors since the descriptor was opened.
+public final class FileSystemSync: @unchecked Sendable {
+    public let path: String
+    private let fd: Int32
+
+    public init(directory path: String) throws(SystemCallError) {
+        self.path = path
+        fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw SystemCallError("open \(path)") }
+    }
+
+    deinit { close(fd) }
+
+    /// Flushes everything written to the filesystem so far, and the directory's entries.
+    public func sync() throws(SystemCallError) {
+        guard syncfs(fd) == 0 else { throw SystemCallError("syncfs \(path)") }
+        guard fsync(fd) == 0 else { throw SystemCallError("fsync \(path)") }
+    }
+}
