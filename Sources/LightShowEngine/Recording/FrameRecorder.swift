@@ -9,8 +9,8 @@ import Synchronization
 /// fade. When the input is over, the engine's fade-out tail is released up to its dark frame and the audio is
 /// padded with silence to the same length, so video and audio stay together.
 ///
-/// The recording's clock is its audio. A file (or the offline demo) releases frames from the reader's thread as
-/// the audio passes them, waiting for the encoders there. A live input can go quiet (a suspended sound server, a
+/// The recording's clock is its audio. A file (or the offline demo) releases frames as the audio passes them and as
+/// the engine finishes them, waiting for the encoders there. A live input can go quiet (a suspended sound server, a
 /// paused player's fifo deliver nothing), so a ticker thread keeps time for it: whenever the audio falls behind
 /// the wall clock by more than a capture's latency, it writes silence up to there and releases the frames due,
 /// so the recording shows a pause as it happens; audio that comes faster than real time (a pipe) simply moves
@@ -32,7 +32,9 @@ final class FrameRecorder: ShowSink, Sendable {
     /// Live only: when the recording started (monotonic ns), and the ticker's stop signal.
     private let wallStart: UInt64?
     private let stopTicker: WakeSignal?
-    /// Held while frames go to the encoders, so they go in index order; true once `finish` took over.
+    /// Held from taking frames off the timeline to handing them to the encoders, whichever thread releases them
+    /// (the reader, the engine's listener, the ticker, `finish`), so they reach the queue in index order; true once
+    /// `finish` took over.
     private let releasing = Mutex(false)
     /// Live: how far the audio may lag the wall clock (capture latency and jitter) before silence stands in for
     /// it, and how far behind the audio the ticker releases frames (a block's frames are made just after it).
@@ -58,15 +60,14 @@ final class FrameRecorder: ShowSink, Sendable {
     }
 
     func audio(_ block: SampleBlock) throws {
-        let due = try state.withLock { state throws -> [ShowFrame] in
-            if let failure = state.failure { throw failure }
+        // Live, the ticker releases the frames: the reader keeps the audio and never waits for the encoders.
+        guard wallStart == nil else { return try state.withLock { state throws in try keep(block, in: &state) } }
+        try release { state throws in
             let before = seconds(state)
-            try output.audio?.write(block)
-            state.audioFrames += Int64(block.frameCount)
-            // Offline, every frame before this block's audio has been made by now.
-            return wallStart == nil ? state.timeline.release(before: before) : []
+            try keep(block, in: &state)
+            // Every frame before this block's audio has been made by now.
+            return state.timeline.release(before: before)
         }
-        try submitInOrder(due)
     }
 
     func show(_ frame: ShowFrame) throws {
@@ -79,11 +80,9 @@ final class FrameRecorder: ShowSink, Sendable {
 
     /// The engine is done with a block or an event: offline, every frame up to the audio so far is made.
     func framesDone() {
-        let due = state.withLock { state in
-            wallStart == nil ? state.timeline.release(before: seconds(state)) : []
-        }
+        guard wallStart == nil else { return }
         do {
-            try submitInOrder(due)
+            try release { state in state.timeline.release(before: seconds(state)) }
         } catch {
             state.withLock { state in state.failure = state.failure ?? error }
         }
@@ -145,12 +144,20 @@ final class FrameRecorder: ShowSink, Sendable {
         state.audioFrames += missing
     }
 
-    /// Sends frames to the encoders (offline: only the reader's thread releases, so they go in index order).
-    private func submitInOrder(_ frames: [ShowFrame]) throws {
-        guard !frames.isEmpty else { return }
+    /// Appends a block to the audio, unless the recording already failed.
+    private func keep(_ block: SampleBlock, in state: inout State) throws {
+        if let failure = state.failure { throw failure }
+        try output.audio?.write(block)
+        state.audioFrames += Int64(block.frameCount)
+    }
+
+    /// Offline: takes the frames due off the timeline and hands them to the encoders under one lock, so frames the
+    /// reader and the engine's listener release at once still reach the queue in index order.
+    private func release(_ take: (inout State) throws -> [ShowFrame]) throws {
         try releasing.withLock { finished throws in
+            let due = try state.withLock { state throws in try take(&state) }
             guard !finished else { return }
-            for frame in frames { try output.frames.submitWaiting(frame) }
+            for frame in due { try output.frames.submitWaiting(frame) }
         }
     }
 }
