@@ -12,7 +12,7 @@ MAN_DIR := .build/man
 
 # Debian packages: what building needs, what the tests drive for real, what the benchmarks compare against.
 BUILD_PACKAGES := pkg-config libfftw3-dev libsndfile1-dev libasound2-dev libasound2-plugins zlib1g-dev libdeflate-dev libfreetype-dev fonts-dejavu-core libpulse-dev libsystemd-dev
-TEST_PACKAGES := $(BUILD_PACKAGES) libpng-dev util-linux sox alsa-utils pulseaudio pulseaudio-utils mpd mpc tmux pngcheck systemd ola ola-python iproute2 pipewire pipewire-pulse wireplumber dbus dbus-user-session mpv mpv-mpris playerctl python3-dbus
+TEST_PACKAGES := $(BUILD_PACKAGES) libpng-dev util-linux mount e2fsprogs sox alsa-utils pulseaudio pulseaudio-utils mpd mpc tmux pngcheck systemd ola ola-python iproute2 pipewire pipewire-pulse wireplumber dbus dbus-user-session mpv mpv-mpris playerctl python3-dbus
 BENCH_PACKAGES := $(TEST_PACKAGES) cava ffmpeg python3
 
 .PHONY: all deps deps-test deps-bench build release man run test test-tag check-units check-install bench completions install uninstall clean fuzz soak
