@@ -47,9 +47,9 @@ public final class WAVFileWriter {
             throw LightShowError("cannot write \(path): \(reason)", exitStatus: .ioError)
         }
         // Written as RIFF WAVE unless the file passes 4 GiB; must be set before any audio is written.
+        // No SFC_SET_ADD_PEAK_CHUNK: libsndfile 1.2.0 writes RF64 without a PEAK chunk, and adds one (stamped with
+        // the time of writing, so no two runs would match) when told to leave it out.
         _ = sf_command(opened, Int32(SFC_RF64_AUTO_DOWNGRADE), nil, Int32(SF_TRUE))
-        // The PEAK chunk carries a timestamp; leaving it out keeps the file identical across runs.
-        _ = sf_command(opened, Int32(SFC_SET_ADD_PEAK_CHUNK), nil, Int32(SF_FALSE))
         handle = opened
     }
 
