@@ -22,7 +22,7 @@ public final class FileSource: AudioSource {
         if try InputPath.check(path, spec: spec, expected: expected) != .regular {
             throw LightShowError("input \(spec) is not a regular file; expected \(expected)", exitStatus: .dataError)
         }
-        file = try SndFile(path: path, spec: spec)
+        file = try SndFile(path: path, spec: spec, expected: expected)
         guard file.frames > 0, file.sampleRate > 0, file.channels > 0 else {
             throw LightShowError("input \(spec) holds no audio (zero length); expected \(expected)", exitStatus: .dataError)
         }

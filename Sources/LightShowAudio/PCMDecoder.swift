@@ -74,10 +74,7 @@ public struct PCMDecoder: Sendable {
             case .float32:
                 for i in 0..<count {
                     let bits = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self))
-                    let value = Float(bitPattern: bits)
-                    // Outside data: NaN and infinities become silence, and 1e30 full scale, so no sample can
-                    // overflow the analysis (squared, summed over a window) into infinities.
-                    output[i] = value.isFinite ? min(1, max(-1, value)) : 0
+                    output[i] = outsideSample(Float(bitPattern: bits))
                 }
             }
         }

@@ -1,37 +1,59 @@
 import CSndfile
 import LightShowCore
 
-/// An open libsndfile handle for reading; closed when released.
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An open libsndfile handle for reading, on a descriptor it owns; both closed when released.
 /// Used by one thread at a time (opened by the source, then read only by its reader thread).
 final class SndFile: @unchecked Sendable {
     private let handle: OpaquePointer
+    private let descriptor: Int32
     let sampleRate: Int
     let channels: Int
     let frames: Int64
 
-    /// Opens `path` for reading. Throws a `LightShowError` with exit status 65 when libsndfile can't decode it.
-    init(path: String, spec: InputSpec) throws(LightShowError) {
+    /// Opens `path` for reading. Opened without blocking and checked to be a regular file before libsndfile sees
+    /// it: a path swapped for a fifo since it was checked would otherwise hold the open for ever, where no stop
+    /// reaches it. Throws a `LightShowError`: 66 when it can't be opened, 65 when it isn't a file libsndfile decodes.
+    init(path: String, spec: InputSpec, expected: String) throws(LightShowError) {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+        guard fd >= 0 else {
+            throw LightShowError("input \(spec) can't be opened: \(String(cString: strerror(errno))); expected \(expected)", exitStatus: .noInput)
+        }
+        var status = stat()
+        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            close(fd)
+            throw LightShowError("input \(spec) is not a regular file; expected \(expected)", exitStatus: .dataError)
+        }
         var info = SF_INFO()
-        guard let handle = sf_open(path, Int32(SFM_READ), &info) else {
+        // SF_FALSE: the descriptor stays ours to close, whether libsndfile takes it or not.
+        guard let handle = sf_open_fd(fd, Int32(SFM_READ), &info, Int32(SF_FALSE)) else {
             let reason = String(cString: sf_strerror(nil))
-            throw LightShowError(
-                "input \(spec) can't be decoded (\(reason)); expected a WAV, FLAC or OGG audio file",
-                exitStatus: .dataError
-            )
+            close(fd)
+            throw LightShowError("input \(spec) can't be decoded (\(reason)); expected \(expected)", exitStatus: .dataError)
         }
         self.handle = handle
+        descriptor = fd
         sampleRate = Int(info.samplerate)
         channels = Int(info.channels)
         frames = Int64(info.frames)
     }
 
-    deinit { sf_close(handle) }
+    deinit {
+        sf_close(handle)
+        close(descriptor)
+    }
 
-    /// Reads up to `frameCount` interleaved float frames into `buffer` (sized frameCount × channels).
-    /// Returns the frames read; 0 at the end.
+    /// Reads up to `frameCount` interleaved float frames into `buffer` (sized frameCount × channels), each made
+    /// safe as `outsideSample` says (a float file may hold NaN or 1e30). Returns the frames read; 0 at the end.
     func read(into buffer: inout [Float], frameCount: Int) -> Int {
-        buffer.withUnsafeMutableBufferPointer { pointer in
-            Int(sf_readf_float(handle, pointer.baseAddress, sf_count_t(frameCount)))
+        let channels = channels
+        return buffer.withUnsafeMutableBufferPointer { pointer in
+            let frames = max(0, Int(sf_readf_float(handle, pointer.baseAddress, sf_count_t(frameCount))))
+            for index in 0..<(frames * channels) { pointer[index] = outsideSample(pointer[index]) }
+            return frames
         }
     }
 

@@ -1,5 +1,5 @@
 import Foundation
-import LightShowAudio
+@testable import LightShowAudio
 import LightShowCore
 import Testing
 import TestSupport
@@ -113,6 +113,39 @@ import TestSupport
         let error = openError(.file(path: path))
         #expect(error?.exitStatus == .dataError)
         #expect(error?.message.contains("zero length") == true)
+    }
+
+    /// A float WAV is outside data like any other: NaN and infinities arrive as silence and 1e30 as full scale,
+    /// as raw float PCM does, so nothing past ±1 reaches the analysis.
+    @Test func floatSamplesAreMadeSafe() async throws {
+        let dir = try TemporaryDirectory()
+        let samples: [Float] = [0.5, .nan, .infinity, -.infinity, 1e30, -0.25]
+        var data = Data()
+        func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { data.append(contentsOf: $0) } }
+        func u16(_ v: UInt16) { withUnsafeBytes(of: v.littleEndian) { data.append(contentsOf: $0) } }
+        data.append(contentsOf: Array("RIFF".utf8)); u32(UInt32(36 + 4 * samples.count))
+        // IEEE float (format 3), mono, 8 kHz, 32 bits.
+        data.append(contentsOf: Array("WAVEfmt ".utf8)); u32(16); u16(3); u16(1)
+        u32(8_000); u32(32_000); u16(4); u16(32)
+        data.append(contentsOf: Array("data".utf8)); u32(UInt32(4 * samples.count))
+        for sample in samples { u32(sample.bitPattern) }
+        let path = try dir.write("float.wav", data)
+        let collector = BlockCollector(try AudioSources.open(.file(path: path)))
+        #expect(await collector.waitForEnd())
+        #expect(collector.samples == [0.5, 0, 0, 0, 1, -0.25])
+    }
+
+    /// The file is checked on what was opened, not only by its path: a fifo put in its place after the path was
+    /// checked is refused at once (libsndfile's own open of a fifo waits for a writer for ever).
+    @Test func aFifoInPlaceOfTheFileIsRefusedWithoutWaiting() throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.file("song.wav")
+        #expect(mkfifo(path, 0o600) == 0)
+        #expect {
+            _ = try SndFile(path: path, spec: .file(path: path), expected: "a WAV, FLAC or OGG audio file")
+        } throws: { error in
+            (error as? LightShowError)?.message.contains("not a regular file") == true
+        }
     }
 
     @Test func truncatedFileReadsWhatIsThere() async throws {
