@@ -5,12 +5,14 @@ import Glibc
 public import LightShowSystem
 import LightShowCore
 /// A blocking client of the control socket, for `lightshow ctl`, viewers and tests: one request line out,
-/// reply lines back, with a timeout on every wait.
+/// reply lines back, with a timeout on every wait and on a whole request.
 public final class ControlClient {
     public let path: String
     private let fd: Int32
     private var buffer: [UInt8] = []
     private var nextID = 1
+    /// The timeout set last, seconds; 0 waits for ever.
+    private var timeoutSeconds: Double
 
     public init(path: String, timeoutSeconds: Double = 10) throws(SystemCallError) {
         guard let address = UnixSocketAddress(path) else { throw SystemCallError("connect \(path)", code: ENAMETOOLONG) }
@@ -24,6 +26,7 @@ public final class ControlClient {
         }
         self.fd = fd
         self.path = path
+        self.timeoutSeconds = timeoutSeconds
     }
 
     deinit { close(fd) }
@@ -33,7 +36,8 @@ public final class ControlClient {
 
     /// How long a read or write may wait; nil waits for ever (a subscription's stream).
     public func setTimeout(_ seconds: Double?) {
-        Self.setTimeout(fd, seconds ?? 0)
+        timeoutSeconds = seconds ?? 0
+        Self.setTimeout(fd, timeoutSeconds)
     }
 
     private static func setTimeout(_ fd: Int32, _ seconds: Double) {
@@ -45,16 +49,22 @@ public final class ControlClient {
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }
 
-    /// Sends `{"id":N,"cmd":command, …arguments}` and waits for the reply with that id
-    /// (events a subscribed connection receives meanwhile are skipped).
+    /// Sends `{"id":N,"cmd":command, …arguments}` and waits for the reply with that id (events a subscribed
+    /// connection receives meanwhile are skipped), within the timeout in all: a peer that keeps sending other lines
+    /// can't hold it longer.
     public func request(_ command: String, arguments: JSONObject = [:]) throws(SystemCallError) -> JSONValue {
         let id = nextID
         nextID += 1
         var object: JSONObject = ["id": .number(Double(id)), "cmd": .string(command)]
         for member in arguments.members { object[member.key] = member.value }
         try send(JSONValue.object(object).line)
+        let deadline = timeoutSeconds > 0 ? MonotonicClock.now() &+ UInt64(min(timeoutSeconds, 1e9) * 1e9) : nil
+        defer { if deadline != nil { Self.setTimeout(fd, timeoutSeconds) } }
         while true {
-            guard let reply = try readJSON() else { throw SystemCallError("read \(path): connection closed", code: ECONNRESET) }
+            guard let line = try readLine(until: deadline) else {
+                throw SystemCallError("read \(path): connection closed", code: ECONNRESET)
+            }
+            let reply = try parse(line)
             if reply["id"] == .number(Double(id)) { return reply }
         }
     }
@@ -84,13 +94,20 @@ public final class ControlClient {
         shutdown(fd, Int32(SHUT_RDWR))
     }
 
-    /// The next line without its newline; nil at end of stream. Throws on timeout.
-    public func readLine() throws(SystemCallError) -> [UInt8]? {
+    /// The next line without its newline; nil at end of stream. Throws on timeout, and once `deadline` (monotonic
+    /// nanoseconds) has passed.
+    public func readLine(until deadline: UInt64? = nil) throws(SystemCallError) -> [UInt8]? {
         while true {
             if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
                 let line = Array(buffer[..<newline])
                 buffer.removeFirst(newline + 1)
                 return line
+            }
+            if let deadline {
+                let now = MonotonicClock.now()
+                guard now < deadline else { throw SystemCallError("read \(path): no reply in time", code: EAGAIN) }
+                // At least a millisecond: a zero timeout would wait for ever.
+                Self.setTimeout(fd, max(0.001, Double(deadline - now) / 1e9))
             }
             var chunk = [UInt8](repeating: 0, count: 65_536)
             let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
@@ -111,6 +128,10 @@ public final class ControlClient {
     /// The next line parsed as JSON; nil at end of stream.
     public func readJSON() throws(SystemCallError) -> JSONValue? {
         guard let line = try readLine() else { return nil }
+        return try parse(line)
+    }
+
+    private func parse(_ line: [UInt8]) throws(SystemCallError) -> JSONValue {
         do {
             return try JSONParser.parse(line)
         } catch {

@@ -90,6 +90,19 @@ import TestSupport
         #expect(lines.allSatisfy { $0.hasPrefix(#"{"event":"frame","seq":"#) })
     }
 
+    /// A peer on the socket that keeps sending lines, none of them the reply, can't hold ctl past --timeout.
+    @Test func aPeerThatNeverRepliesIsGivenUpOnAtTheTimeout() async throws {
+        let dir = try TemporaryDirectory("ls-ctl-chatter")
+        let line = "{\"id\":999,\"event\":\"frame\"}\n"
+        let peer = try FakeDaemon(path: dir.file("control.sock"), reply: line, stream: line, seconds: 30)
+        let started = ContinuousClock.now
+        let result = try await LightshowProcess.runDetached(["ctl", "--timeout", "1s", "--socket", peer.path, "status"])
+        let took = started.duration(to: .now)
+        #expect(result.status == 74, "\(result.stderr)")
+        #expect(result.stderr.contains("no reply in time"), "\(result.stderr)")
+        #expect(took < .seconds(5), "ctl took \(took)")
+    }
+
     @Test func noDaemonExits66() async throws {
         let dir = try TemporaryDirectory("ls-ctl")
         let result = try await LightshowProcess.runDetached(["ctl", "--socket", dir.file("none.sock"), "status"])
