@@ -55,7 +55,11 @@ public enum DedicatedThread {
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<Value, LightShowError>, Never>) in
                 waiter.withLock { $0 = continuation }
-                if Task.isCancelled { waiter.withLock { $0.take() }?.resume(returning: .failure(Self.cancelled(name))) }
+                // Cancelled already: the work isn't started at all.
+                if Task.isCancelled {
+                    waiter.withLock { $0.take() }?.resume(returning: .failure(Self.cancelled(name)))
+                    return
+                }
                 do throws(LightShowError) {
                     try start(name: name) {
                         let result = Result { () throws(LightShowError) in try body() }
