@@ -19,9 +19,9 @@ public final class FileSource: AudioSource {
     /// Opens `path`. Missing → exit 66; undecodable or empty → exit 65.
     public init(path: String, spec: InputSpec, realtime: Bool) throws(LightShowError) {
         let expected = "a WAV, FLAC or OGG audio file"
-        if try InputPath.check(path, spec: spec, expected: expected) != .regular {
-            throw LightShowError("input \(spec) is not a regular file; expected \(expected)", exitStatus: .dataError)
-        }
+        // The path's check names a missing or unreadable file or a directory; the kind of file is checked on
+        // what `SndFile` opened.
+        _ = try InputPath.check(path, spec: spec, expected: expected)
         file = try SndFile(path: path, spec: spec, expected: expected)
         guard file.frames > 0, file.sampleRate > 0, file.channels > 0 else {
             throw LightShowError("input \(spec) holds no audio (zero length); expected \(expected)", exitStatus: .dataError)

@@ -13,6 +13,8 @@ final class SndFile: @unchecked Sendable {
     let sampleRate: Int
     let channels: Int
     let frames: Int64
+    /// Float or double samples, which may hold anything; integer ones come back within full scale.
+    private let holdsFloats: Bool
 
     /// Opens `path` for reading. Opened without blocking and checked to be a regular file before libsndfile sees
     /// it: a path swapped for a fifo since it was checked would otherwise hold the open for ever, where no stop
@@ -39,6 +41,8 @@ final class SndFile: @unchecked Sendable {
         sampleRate = Int(info.samplerate)
         channels = Int(info.channels)
         frames = Int64(info.frames)
+        let encoding = info.format & Int32(SF_FORMAT_SUBMASK)
+        holdsFloats = encoding == Int32(SF_FORMAT_FLOAT) || encoding == Int32(SF_FORMAT_DOUBLE)
     }
 
     deinit {
@@ -46,13 +50,15 @@ final class SndFile: @unchecked Sendable {
         close(descriptor)
     }
 
-    /// Reads up to `frameCount` interleaved float frames into `buffer` (sized frameCount × channels), each made
-    /// safe as `outsideSample` says (a float file may hold NaN or 1e30). Returns the frames read; 0 at the end.
+    /// Reads up to `frameCount` interleaved float frames into `buffer` (sized frameCount × channels), a float
+    /// file's made safe as `outsideSample` says (it may hold NaN or 1e30). Returns the frames read; 0 at the end.
     func read(into buffer: inout [Float], frameCount: Int) -> Int {
-        let channels = channels
+        let (channels, holdsFloats) = (channels, holdsFloats)
         return buffer.withUnsafeMutableBufferPointer { pointer in
             let frames = max(0, Int(sf_readf_float(handle, pointer.baseAddress, sf_count_t(frameCount))))
-            for index in 0..<(frames * channels) { pointer[index] = outsideSample(pointer[index]) }
+            if holdsFloats {
+                for index in 0..<(frames * channels) { pointer[index] = outsideSample(pointer[index]) }
+            }
             return frames
         }
     }

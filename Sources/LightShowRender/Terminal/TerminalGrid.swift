@@ -156,19 +156,21 @@ public struct TerminalGrid: Equatable, Sendable {
             guard let (scalar, width) = CellWidth.glyph(for: character) else { continue }
             if x + width > limit { break }
             if x >= 0 {
-                for (offset, value) in [scalar.value, TerminalCell.covered].prefix(width).enumerated() {
-                    var cell = self[x + offset, row]
-                    cell.scalar = value
-                    if let (foreground, background) = colors {
-                        cell.foreground = foreground
-                        cell.background = background
-                    }
-                    self[x + offset, row] = cell
-                }
+                set(x, row, to: scalar.value, colors: colors)
+                if width == 2 { set(x + 1, row, to: TerminalCell.covered, colors: colors) }
             }
             x += width
         }
         return x
+    }
+
+    private mutating func set(_ column: Int, _ row: Int, to scalar: UInt32, colors: (UInt32, UInt32)?) {
+        let index = row * columns + column
+        cells[index].scalar = scalar
+        if let (foreground, background) = colors {
+            cells[index].foreground = foreground
+            cells[index].background = background
+        }
     }
 
     /// Shade characters for the colourless mode: the background stays blank, a bright light shows as █.
