@@ -21,7 +21,9 @@
 #   timeline: the frame's t (its newest sample) less the onset. A hit that never rises by 0.1 counts as never.
 # - Spearman r of each band's light against the band-filtered mix's 20 ms RMS at every frame, offline.
 # - sustained tones (a vibrato chord, a tremolo organ, a swell from silence): onsets counted after each attack.
-# - CPU-seconds of the two live runs.
+# - CPU: of the two live runs, and the share accents add: the music piped 24 times over to `--input stdin` as fast as
+#   analyze reads it (the live path without the waiting; best of 3 each way), the difference per second of audio
+#   over the live run's CPU per second without accents. The live runs alone are too small to tell 10% apart.
 # Goals: F ≥ aubio's in each band; ≥ 95% of drum hits (ghost notes apart) lit within 50 ms, median delay ≤ 17 ms,
 # 90th percentile ≤ 25 ms; Spearman r no lower than without accents; no accent on sustained tones; CPU ≤ +10%.
 # A MISS is a result, not a failure: the exit status is non-zero only when the benchmark could not run.
