@@ -14,6 +14,11 @@ MAN_DIR := .build/man
 BUILD_PACKAGES := pkg-config libfftw3-dev libsndfile1-dev libasound2-dev libasound2-plugins zlib1g-dev libdeflate-dev libfreetype-dev fonts-dejavu-core libpulse-dev libsystemd-dev
 TEST_PACKAGES := $(BUILD_PACKAGES) libpng-dev util-linux mount e2fsprogs sox alsa-utils pulseaudio pulseaudio-utils mpd mpc tmux pngcheck systemd ola ola-python iproute2 pipewire pipewire-pulse wireplumber dbus dbus-user-session mpv mpv-mpris playerctl python3-dbus
 BENCH_PACKAGES := $(TEST_PACKAGES) cava ffmpeg python3
+# Tests/Benchmarks/accents.sh renders MIDI with FluidSynth and scores onsets against aubio with mir_eval (PyPI, in a
+# venv of its own: Debian's python3 is externally managed). accents.sh names the same requirements.
+BENCH_PACKAGES += fluidsynth fluid-soundfont-gm aubio-tools python3-venv
+BENCH_PYTHON := .build/bench-python
+BENCH_PYPI := mido==1.3.3 mir_eval==0.8.2
 
 .PHONY: all deps deps-test deps-bench build release man run test test-tag check-units check-install bench completions install uninstall clean fuzz soak
 
@@ -27,6 +32,7 @@ deps-test:
 
 deps-bench:
 	@scripts/install-packages.sh $(BENCH_PACKAGES)
+	@scripts/install-python-packages.sh $(BENCH_PYTHON) $(BENCH_PYPI)
 
 build: deps
 	$(SWIFT) build

@@ -1,5 +1,6 @@
 """Paced tone bursts shared by the live latency benchmarks (cava-live.sh, pulse-latency.sh): the signal, readers
-that timestamp each output line on arrival, and the latency from each burst's write to its band's half rise."""
+that timestamp each output line on arrival, and the latency from each burst's write to its band's half rise.
+accents.sh paces its music through paced_write and read_lines too."""
 import array, math, statistics, threading, time
 
 RATE, CHUNK = 44100, 441                        # written in 10 ms chunks, paced to the monotonic clock
@@ -29,15 +30,22 @@ def signal(rounds, preroll):
     return frames.tobytes(), bursts, len(frames) // 2
 
 
-def read_lines(processes):
-    """Starts a thread per process collecting (monotonic time, [B, M, T]) for each raw ascii line."""
+def ascii_levels(text):
+    """[B, M, T] from a raw ascii line, or None for anything else."""
+    values = [int(v) for v in text.strip().split(";") if v.strip().isdigit()]
+    return values if len(values) == 3 else None
+
+
+def read_lines(processes, parse=ascii_levels):
+    """Starts a thread per process collecting (monotonic time, parse(line)) for each line parse accepts (raw ascii
+    levels unless told otherwise)."""
     lines = {name: [] for name in processes}
     def reader(name, stream):
         for raw in stream:
             stamp = time.monotonic()
-            values = [int(v) for v in raw.decode(errors="replace").strip().split(";") if v.strip().isdigit()]
-            if len(values) == 3:
-                lines[name].append((stamp, values))
+            parsed = parse(raw.decode(errors="replace"))
+            if parsed is not None:
+                lines[name].append((stamp, parsed))
     threads = [threading.Thread(target=reader, args=(n, p.stdout), daemon=True) for n, p in processes.items()]
     for t in threads: t.start()
     return lines, threads

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Benchmark: beat accents on real instruments. Three grooves written here as MIDI (house 124 bpm, funk 90 bpm
+# with ghost notes, drum and bass 170 bpm: kick, snare, hats, bass, electric piano and more, bass notes on the
+# kicks and chords on the snares) are rendered with FluidSynth and the FluidR3 GM soundfont, each part alone and
+# the mix, and played one after another (lib/accents/songs.py).
+#
+# The truth (lib/accents/truth.py): every MIDI note event moved to its physical onset in its part rendered alone
+# (first crossing of 30% of the event's rise in a 1 ms peak envelope), and put in the bands that hold ≥ 20% of the
+# power it adds; drums by instrument: kick → bass, snare → mid, hats → treble. References within 30 ms merge.
+# The bands: 20–186, 186–1723, 1723–20000 Hz for lightshow (cava's 3-bar split) and sox's sinc filters for aubio.
+#
+# Scored (lib/accents/score.py), with accents and with `[accents] enabled = false` (a build without accents
+# fills only the second column):
+# - onset F-measure at ±50 ms (mir_eval) per band, offline: `analyze --format onsets`; aubio
+#   (`aubioonset -O hfc -B 1024 -H 256` on the mix filtered to the band); and the light without accents, whose
+#   onsets are the first frame of each run of rising frames that climbs ≥ 0.1 of full scale.
+# - live, both configurations fed the same real-time-paced fifo side by side (jsonl at 60 fps): a drum hit is lit
+#   when its band's light is ≥ 0.1 above the last frame at or before the onset within 50 ms; its delay runs to
+#   the first frame at half the rise (peak within 150 ms and before the next note of any part, more than 30 ms
+#   on). Wall clock: a frame's arrival less the write of the 10 ms chunk holding the onset (the goals); audio
+#   timeline: the frame's t (its newest sample) less the onset. A hit that never rises by 0.1 counts as never.
+# - Spearman r of each band's light against the band-filtered mix's 20 ms RMS at every frame, offline.
+# - sustained tones (a vibrato chord, a tremolo organ, a swell from silence): onsets counted after each attack.
+# - CPU: of the two live runs, and the share accents add: the music piped 24 times over to `--input stdin` as fast as
+#   analyze reads it (the live path without the waiting; best of 3 each way), the difference per second of audio
+#   over the live run's CPU per second without accents. The live runs alone are too small to tell 10% apart.
+# Goals: F ≥ aubio's in each band; ≥ 95% of drum hits (ghost notes apart) lit within 50 ms, median delay ≤ 17 ms,
+# 90th percentile ≤ 25 ms; Spearman r no lower than without accents; no accent on sustained tones; CPU ≤ +10%.
+# A MISS is a result, not a failure: the exit status is non-zero only when the benchmark could not run.
+# Usage: LIGHTSHOW_BIN=path/to/lightshow Tests/Benchmarks/accents.sh (any build, with or without accents).
+set -euo pipefail
+
+BIN=${LIGHTSHOW_BIN:-.build/release/lightshow}
+[ -x "$BIN" ] || { echo "accents: no executable at $BIN (set LIGHTSHOW_BIN)" >&2; exit 1; }
+BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
+here=$(cd "$(dirname "$0")/../.." && pwd)
+# Keep in step with the Makefile's BENCH_PYTHON and BENCH_PYPI.
+python_env=${BENCH_PYTHON:-$here/.build/bench-python}
+"$here/scripts/install-packages.sh" fluidsynth fluid-soundfont-gm aubio-tools sox python3 python3-venv
+"$here/scripts/install-python-packages.sh" "$python_env" mido==1.3.3 mir_eval==0.8.2
+
+export PYTHONDONTWRITEBYTECODE=1    # nothing written into the source tree
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+"$python_env/bin/python3" "$here/Tests/Benchmarks/lib/accents/bench.py" "$BIN" "$work" "$here/Tests/Benchmarks/lib"

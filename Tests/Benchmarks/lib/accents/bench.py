@@ -1,0 +1,333 @@
+"""accents.sh's body: renders the music, works out the truth, runs lightshow (with and without accents) and aubio,
+scores them and prints the table. Usage: bench.py LIGHTSHOW_BINARY WORK_DIR BENCH_LIB_DIR"""
+import bisect, concurrent.futures, json, math, os, statistics, subprocess, sys, time
+
+binary, work, lib = sys.argv[1], sys.argv[2], sys.argv[3]
+sys.path.insert(0, lib)
+sys.path.insert(0, os.path.join(lib, "accents"))
+import numpy as np
+import bursts, songs, audio, truth, score
+from audio import BANDS, RATE
+
+GAP, LEAD, TAIL = 1.5, 0.5, 1.0            # s of silence between songs, before the first, after the last
+GHOST = 50                                 # velocity under which a drum hit is a ghost note
+FPS = 60
+
+
+def fail(message):
+    sys.exit(f"accents: {message}")
+
+
+# ---- music and truth -------------------------------------------------------------------------------------------
+all_songs = [make() for make in songs.SONGS]
+held, cases = songs.sustained()
+jobs = [(song, None) for song in all_songs + [held]] + [(song, part.name) for song in all_songs for part in song.parts]
+def render(job):
+    song, part = job
+    name = song.name + (f"-{part}" if part else "")
+    return job, audio.read(audio.render(song.midi(part), os.path.join(work, name + ".wav")))
+with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+    rendered = {(song.name, part): stereo for (song, part), stereo in pool.map(render, jobs)}
+
+pieces, events, spans, offset, fallbacks = [np.zeros((int(LEAD * RATE), 2))], [], [], LEAD, 0
+for song in all_songs:
+    mix = rendered[(song.name, None)]
+    for part in song.parts:
+        found, weak, _ = truth.events(song, part, rendered[(song.name, part.name)])
+        events += [e.shifted(offset) for e in found]
+        fallbacks += weak
+    spans.append((song.name, offset, offset + len(mix) / RATE))
+    pieces += [mix, np.zeros((int(GAP * RATE), 2))]
+    offset += len(mix) / RATE + GAP
+pieces[-1] = np.zeros((int(TAIL * RATE), 2))
+program = np.concatenate(pieces)
+if np.abs(program).max() >= 1:
+    fail("the rendered mix clips")
+program_wav = os.path.join(work, "program.wav")
+payload = audio.write(program_wav, program)
+audio_seconds = len(program) / RATE
+sustained_wav = os.path.join(work, "sustained.wav")
+references = {band: truth.reference(events, band) for band in BANDS}
+
+# ---- configurations --------------------------------------------------------------------------------------------
+bands_toml = (f'[bands.bass]\nlower = 20\nupper = {audio.CROSSOVERS[0]:g}\n'
+              f'[bands.mid]\nlower = {audio.CROSSOVERS[0]:g}\nupper = {audio.CROSSOVERS[1]:g}\n'
+              f'[bands.treble]\nlower = {audio.CROSSOVERS[1]:g}\nupper = 20000\n')
+config_on, config_off = os.path.join(work, "accents-on.toml"), os.path.join(work, "accents-off.toml")
+open(config_on, "w").write(bands_toml)
+open(config_off, "w").write(bands_toml + "[accents]\nenabled = false\n")
+
+
+def run(config, source, form):
+    return subprocess.run([binary, "analyze", "--config", config, "--input", source, "--format", form,
+                           "--fps", str(FPS)], capture_output=True, text=True, stdin=subprocess.DEVNULL)
+
+
+has_accents = run(config_on, sustained_wav, "onsets").returncode == 0
+if run(config_off, sustained_wav, "jsonl").returncode != 0:
+    if has_accents:
+        fail(f"{binary} has onsets but rejects [accents] enabled = false")
+    config_off = config_on                  # a build without accents: its levels are the 'without' column
+print(f"accents: {binary}: " + ("has accents (--format onsets)" if has_accents
+                                 else "no --format onsets: a build without accents; its levels fill the 'without' column"))
+
+
+def onsets_of(output):
+    """{band: times} from `analyze --format onsets` lines (TIME BAND STRENGTH)."""
+    found = {band: [] for band in BANDS}
+    for line in output.splitlines():
+        fields = line.split()
+        try:
+            if len(fields) != 3 or fields[1] not in found:
+                raise ValueError
+            found[fields[1]].append(float(fields[0]))
+        except ValueError:
+            fail(f"analyze --format onsets printed a line other than TIME BAND STRENGTH: {line[:200]}")
+    return {band: np.array(times) for band, times in found.items()}
+
+
+def frame(line):
+    """(t, {band: level}) from an analyze jsonl line, or None for another line."""
+    if not line.startswith("{"):
+        return None
+    try:
+        row = json.loads(line)
+        return float(row["t"]), {band: float(row[band]) for band in BANDS}
+    except (ValueError, KeyError, TypeError):
+        fail(f"analyze printed a jsonl line without t, bass, mid and treble numbers: {line[:200]}")
+
+
+def frames_of(output):
+    rows = [f for f in map(frame, output.splitlines()) if f is not None]
+    return np.array([t for t, _ in rows]), {band: np.array([levels[band] for _, levels in rows]) for band in BANDS}
+
+
+def aubio_onsets(band):
+    """aubio's onsets in the mix filtered to `band` (its own back-dated times)."""
+    filtered = audio.band_filter(program_wav, band, os.path.join(work, f"{band}.wav"))
+    return checked(subprocess.run(["aubioonset", "-i", filtered, "-O", "hfc", "-B", "1024", "-H", "256"],
+                                  capture_output=True, text=True, stdin=subprocess.DEVNULL), f"aubioonset ({band})")
+
+
+def checked(result, what):
+    """The output of a finished command, or the end of the benchmark with its error."""
+    if result.returncode != 0:
+        fail(f"{what} exited {result.returncode}: {result.stderr.strip()[:300]}")
+    return result.stdout
+
+
+# ---- offline: onsets, aubio, envelope tracking, sustained tones -----------------------------------------------
+offline = {}
+with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+    futures = {"jsonl on": pool.submit(run, config_on, program_wav, "jsonl"),
+               "jsonl off": pool.submit(run, config_off, program_wav, "jsonl"),
+               "held off": pool.submit(run, config_off, sustained_wav, "jsonl")}
+    if has_accents:
+        futures["onsets"] = pool.submit(run, config_on, program_wav, "onsets")
+        futures["held onsets"] = pool.submit(run, config_on, sustained_wav, "onsets")
+    for band in BANDS:
+        futures[f"aubio {band}"] = pool.submit(aubio_onsets, band)
+    for name, future in futures.items():
+        offline[name] = future.result() if name.startswith("aubio") else checked(future.result(), f"analyze ({name})")
+
+estimates = {"lightshow, accents": onsets_of(offline["onsets"]) if has_accents else None,
+             "aubio hfc": {b: np.array([float(x) for x in offline[f"aubio {b}"].split()]) for b in BANDS}}
+times_off, levels_off = frames_of(offline["jsonl off"])
+times_on, levels_on = frames_of(offline["jsonl on"])
+estimates["lightshow, no accents"] = {b: score.level_onsets(times_off, levels_off[b]) for b in BANDS}
+fscore = {name: ({b: score.f_measure(references[b], est[b]) for b in BANDS} if est else None)
+          for name, est in estimates.items()}
+
+if not np.array_equal(times_on, times_off):
+    fail("offline analyze gave different frame times with and without accents")
+inside = np.zeros(len(times_on), dtype=bool)
+for _, start, end in spans:
+    inside |= (times_on >= start) & (times_on <= end)
+spearman = {}
+for band in BANDS:
+    filtered = audio.read(os.path.join(work, f"{band}.wav"))[:, 0]
+    ideal = audio.rms_at(filtered, times_on[inside])
+    spearman[band] = (score.spearman(levels_on[band][inside], ideal), score.spearman(levels_off[band][inside], ideal))
+
+held_times, held_levels = frames_of(offline["held off"])
+held_onsets = onsets_of(offline["held onsets"]) if has_accents else None
+held_counts = []
+for name, start, end in cases:
+    begin = start if name == "slow swell" else start + 0.3      # a struck chord's own attack is an onset
+    stop = end + 0.5
+    def count(found):
+        return sum(int(((found[b] >= begin) & (found[b] <= stop)).sum()) for b in BANDS)
+    held_counts.append((name, count(held_onsets) if has_accents else None,
+                        count({b: score.level_onsets(held_times, held_levels[b]) for b in BANDS})))
+
+# The CPU the accents add, measured where it is large enough to measure: the music, REPEAT times over, piped to
+# `--input stdin` as fast as analyze reads it (the live input path, without the waiting), best of three runs each,
+# alternating. The difference per second of audio, over the live analysis's own CPU per second, is the share added.
+REPEAT = 24
+def fed_cpu(config):
+    process = subprocess.Popen([binary, "analyze", "--config", config, "--input", "stdin", "--format", "jsonl",
+                                "--fps", str(FPS)], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(REPEAT):
+            process.stdin.write(payload)
+        process.stdin.close()
+    except BrokenPipeError:
+        pass
+    _, status, usage = os.wait4(process.pid, 0)
+    if status != 0:
+        fail(f"analyze --input stdin exited with status {status}")
+    return usage.ru_utime + usage.ru_stime
+fed = {"on": math.inf, "off": math.inf}
+for _ in range(3):
+    for name in ("on", "off"):
+        fed[name] = min(fed[name], fed_cpu(config_on if name == "on" else config_off))
+
+# ---- live: both configurations through paced fifos, side by side -----------------------------------------------
+fifos = {name: os.path.join(work, f"{name}.fifo") for name in ("on", "off")}
+for path in fifos.values():
+    os.mkfifo(path)
+processes = {name: subprocess.Popen([binary, "analyze", "--config", config_on if name == "on" else config_off,
+                                     "--input", f"fifo:{path}", "--format", "jsonl", "--fps", str(FPS)],
+                                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+             for name, path in fifos.items()}
+lines, readers = bursts.read_lines(processes, frame)
+fds = [os.open(fifos["on"], os.O_WRONLY), os.open(fifos["off"], os.O_WRONLY)]
+def write(index, piece):
+    for fd in (fds if index % 2 == 0 else fds[::-1]):      # alternate who is written first
+        os.write(fd, piece)
+written_at = bursts.paced_write(payload, len(program), write)
+for fd in fds:
+    os.close(fd)
+cpu = {}
+for name, process in processes.items():
+    deadline = time.monotonic() + 30
+    while True:
+        pid, status, usage = os.wait4(process.pid, os.WNOHANG)
+        if pid:
+            break
+        if time.monotonic() > deadline:
+            process.kill()
+            fail(f"analyze ({name}) did not end at the end of its fifo")
+        time.sleep(0.02)
+    if status != 0:
+        fail(f"live analyze ({name}) exited with status {status}")
+    cpu[name] = usage.ru_utime + usage.ru_stime
+for reader in readers:
+    reader.join(timeout=5)
+
+drum_hits = {}
+for event in sorted((e for e in events if e.drum), key=lambda e: e.time):
+    drum_hits.setdefault(event.part, []).append(event)
+every_onset = sorted(e.time for e in events)
+def next_onset(t):
+    """The next note event of any part more than 30 ms later: the end of a hit's search, so the rise of what comes
+    next (a snare's hiss in the treble after a hat) is not taken for this hit's."""
+    index = bisect.bisect_right(every_onset, t + 0.03)
+    return every_onset[index] if index < len(every_onset) else math.inf
+
+
+live = {}
+for name in ("on", "off"):
+    frames = [(parsed[0], stamp, parsed[1]) for stamp, parsed in lines[name]]
+    if len(frames) < audio_seconds * FPS * 0.9:
+        fail(f"live analyze ({name}) printed {len(frames)} frames for {audio_seconds:.1f} s")
+    for part, hit_events in drum_hits.items():
+        band = songs.DRUM_BAND[part]
+        limits = [next_onset(e.time) for e in hit_events]
+        chunks = [written_at[min(int(e.time * RATE) // bursts.CHUNK, len(written_at) - 1)] for e in hit_events]
+        results = score.hits(frames, band, [(e.time, limit, w) for e, limit, w in zip(hit_events, limits, chunks)])
+        live[(name, part)] = [(e, r) for e, r in zip(hit_events, results)]
+
+# ---- the table -------------------------------------------------------------------------------------------------
+def fmt(value, spec="{:.2f}"):
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "—"
+    return spec.format(value)
+
+
+def ms(value):
+    return "never" if value == math.inf else fmt(value * 1000, "{:.0f}")
+
+
+def verdict(ok):
+    return "—" if ok is None else ("PASS" if ok else "MISS")
+
+
+print(f"accents: {len(all_songs)} songs ({', '.join(s.name for s in all_songs)}), {audio_seconds:.1f} s of 44.1 kHz "
+      f"s16 stereo; bands 20–{audio.CROSSOVERS[0]:g}–{audio.CROSSOVERS[1]:g}–20000 Hz; {FPS} fps")
+print(f"truth: {len(events)} note events ({fallbacks} without a measurable rise kept at MIDI time + median), "
+      f"onsets per band after merging within 30 ms: " + ", ".join(f"{b} {len(references[b])}" for b in BANDS))
+print()
+print(f"{'':34}{'bass':>8}{'mid':>8}{'treble':>8}")
+print("onset F-measure (±50 ms, mir_eval), offline")
+for name, scores in fscore.items():
+    print(f"  {name:32}" + "".join(f"{fmt(scores[b] if scores else None):>8}" for b in BANDS))
+f_ok = {b: (fscore['lightshow, accents'][b] >= fscore['aubio hfc'][b]) if has_accents else None for b in BANDS}
+
+print("envelope tracking (Spearman r vs the band-filtered mix's 20 ms RMS at each frame), offline")
+print(f"  {'lightshow, accents':32}" + "".join(f"{fmt(spearman[b][0] if has_accents else None):>8}" for b in BANDS))
+print(f"  {'lightshow, no accents':32}" + "".join(f"{fmt(spearman[b][1]):>8}" for b in BANDS))
+spearman_ok = all(round(spearman[b][0], 2) >= round(spearman[b][1], 2) for b in BANDS) if has_accents else None
+
+print()
+print(f"live through a paced fifo, drum hits (ghost notes under velocity {GHOST} apart); wall = frame arrival − write "
+      f"of the 10 ms chunk holding the onset, audio = frame t − onset")
+print(f"  {'':30}{'hits':>5}{'lit≤50ms wall':>15}{'audio':>7}{'median ms wall':>16}{'audio':>7}{'p90 wall':>10}{'audio':>7}")
+summary = {}
+for name, label in (("on", "accents"), ("off", "no accents")):
+    every = []
+    for part in ("kick", "snare", "hats"):
+        for ghost in (False, True):
+            rows = [r for e, r in live[(name, part)] if (e.velocity < GHOST) == ghost]
+            if not rows:
+                continue
+            if not ghost:
+                every += rows
+            title = f"{label} {songs.DRUM_BAND[part]}←{part}{' ghosts' if ghost else ''}"
+            print(f"  {title:30}{len(rows):5d}{100 * np.mean([r[1] for r in rows]):14.0f}%{100 * np.mean([r[0] for r in rows]):6.0f}%"
+                  f"{ms(score.percentile([r[3] for r in rows], 50)):>16}{ms(score.percentile([r[2] for r in rows], 50)):>7}"
+                  f"{ms(score.percentile([r[3] for r in rows], 90)):>10}{ms(score.percentile([r[2] for r in rows], 90)):>7}")
+    summary[name] = (np.mean([r[1] for r in every]), score.percentile([r[3] for r in every], 50),
+                     score.percentile([r[3] for r in every], 90))
+    lit, median, p90 = summary[name]
+    print(f"  {label + ' all (no ghosts)':30}{len(every):5d}{100 * lit:14.0f}%{'':7}{ms(median):>16}{'':7}{ms(p90):>10}")
+
+print()
+print("sustained tones: onsets counted (accents; the light's rises of ≥ 0.1 without accents)")
+for name, on, off in held_counts:
+    print(f"  {name:32}{fmt(on, '{:d}'):>8}{off:>8d}")
+held_ok = all(on == 0 for _, on, _ in held_counts) if has_accents else None
+
+added = (fed["on"] - fed["off"]) / (REPEAT * audio_seconds) / (cpu["off"] / audio_seconds)
+print(f"CPU, live: {cpu['on']:.2f} s with accents, {cpu['off']:.2f} s without, for {audio_seconds:.1f} s of audio "
+      f"(ratio {cpu['on'] / cpu['off']:.3f}); fed as fast as read, best of 3 over {REPEAT * audio_seconds:.0f} s: "
+      f"{fed['on']:.2f} s and {fed['off']:.2f} s; added = the fed difference per second over live CPU per second "
+      f"without = {100 * added:+.1f}%")
+
+print()
+print(f"goals{'':39}{'accents':>18}{'without':>18}")
+def f_row(name):
+    return "/".join(fmt(fscore[name][b]) for b in BANDS) if fscore[name] else "—"
+def delay(value):
+    return ms(value) + " ms" * (value < math.inf)
+(lit, median, p90), (lit_off, median_off, p90_off) = summary["on"], summary["off"]
+on_only = lambda ok: ok if has_accents else None
+goals = [
+    ("onset F ≥ aubio's (" + f_row("aubio hfc") + ")", f_row("lightshow, accents"), f_row("lightshow, no accents"),
+     [f_ok[b] for b in BANDS]),
+    ("≥ 95% of drum hits lit within 50 ms", f"{100 * lit:.0f}%", f"{100 * lit_off:.0f}%", [on_only(lit >= 0.95)]),
+    ("median delay to half the rise ≤ 17 ms", delay(median), delay(median_off), [on_only(median <= 0.017)]),
+    ("90th percentile ≤ 25 ms", delay(p90), delay(p90_off), [on_only(p90 <= 0.025)]),
+    ("Spearman r no worse than without", "/".join(fmt(spearman[b][0]) for b in BANDS) if has_accents else "—",
+     "/".join(fmt(spearman[b][1]) for b in BANDS), [spearman_ok]),
+    ("no accent on sustained tones", f"{sum(on for _, on, _ in held_counts)}" if has_accents else "—",
+     f"{sum(off for _, _, off in held_counts)} rises", [held_ok]),
+    ("CPU added ≤ 10% of the live analysis", f"{100 * added:+.1f}%", f"{cpu['off'] / audio_seconds:.4f} s/s",
+     [on_only(added <= 0.10)]),
+]
+for title, with_accents, without, oks in goals:
+    state = "n/a" if None in oks else "/".join(verdict(ok) for ok in oks) if len(oks) > 1 else verdict(oks[0])
+    print(f"  {title:42}{with_accents:>18}{without:>18}  {state}")
+if not has_accents:
+    print("  (n/a: this build has no accents)")
