@@ -52,8 +52,11 @@ final class ShowActions<C: Clock>: Sendable where C.Duration == Duration {
                     inbox.yield(.timer)
                 } catch {}
             }
-            timer.withLock { $0 }?.cancel()
-            timer.withLock { $0 = task }
+            let previous = timer.withLock { current in
+                defer { current = task }
+                return current
+            }
+            previous?.cancel()
         case .cancelTimer:
             timer.withLock { $0.take() }?.cancel()
         case .forward(let command):

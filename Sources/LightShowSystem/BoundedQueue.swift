@@ -22,8 +22,13 @@ public final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
     private var closed = false
     private var spaceWaiters: [@Sendable () -> Void] = []
     private var asyncConsumer: CheckedContinuation<Element?, any Error>?
+    /// Threads asleep in `pop` and in `push`: each side is woken only when one of it waits, and one at a time (a
+    /// recording's queues pass thousands of items a second between busy threads).
+    private var waitingConsumers = 0
+    private var waitingProducers = 0
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let changed = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private let notEmpty = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private let notFull = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 
     public init(capacity: Int) {
         self.capacity = max(1, capacity)
@@ -32,15 +37,18 @@ public final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
         var attributes = pthread_condattr_t()
         pthread_condattr_init(&attributes)
         pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
-        pthread_cond_init(changed, &attributes)
+        pthread_cond_init(notEmpty, &attributes)
+        pthread_cond_init(notFull, &attributes)
         pthread_condattr_destroy(&attributes)
     }
 
     deinit {
-        pthread_cond_destroy(changed)
+        pthread_cond_destroy(notEmpty)
+        pthread_cond_destroy(notFull)
         pthread_mutex_destroy(mutex)
         mutex.deallocate()
-        changed.deallocate()
+        notEmpty.deallocate()
+        notFull.deallocate()
     }
 
     private var count: Int { items.count - head }
@@ -54,7 +62,11 @@ public final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
     @discardableResult
     public func push(_ item: Element) -> Bool {
         pthread_mutex_lock(mutex)
-        while !refusesPushes && asyncConsumer == nil && count >= capacity { pthread_cond_wait(changed, mutex) }
+        while !refusesPushes && asyncConsumer == nil && count >= capacity {
+            waitingProducers += 1
+            pthread_cond_wait(notFull, mutex)
+            waitingProducers -= 1
+        }
         return appendLocked(item)
     }
 
@@ -95,12 +107,16 @@ public final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
     public func pop(until deadline: UInt64?) -> Element?? {
         pthread_mutex_lock(mutex)
         while !closed && ending == nil && count == 0 {
+            waitingConsumers += 1
             guard let deadline else {
-                pthread_cond_wait(changed, mutex)
+                pthread_cond_wait(notEmpty, mutex)
+                waitingConsumers -= 1
                 continue
             }
             var time = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
-            if pthread_cond_timedwait(changed, mutex, &time) == ETIMEDOUT && count == 0 && !closed && ending == nil {
+            let timedOut = pthread_cond_timedwait(notEmpty, mutex, &time) == ETIMEDOUT
+            waitingConsumers -= 1
+            if timedOut && count == 0 && !closed && ending == nil {
                 pthread_mutex_unlock(mutex)
                 return nil
             }
@@ -131,7 +147,7 @@ public final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
                 } else {
                     asyncConsumer = continuation
                     // A producer waiting for room hands its item straight over.
-                    pthread_cond_broadcast(changed)
+                    if waitingProducers > 0 { pthread_cond_signal(notFull) }
                     pthread_mutex_unlock(mutex)
                 }
             }
@@ -176,7 +192,7 @@ public final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
             return true
         }
         items.append(item)
-        pthread_cond_broadcast(changed)
+        if waitingConsumers > 0 { pthread_cond_signal(notEmpty) }
         pthread_mutex_unlock(mutex)
         return true
     }
@@ -189,7 +205,9 @@ public final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
             items.removeFirst(head)
             head = 0
         }
-        pthread_cond_broadcast(changed)
+        // A full queue wakes its producer once half of it is free, not for every item taken: the producer then
+        // puts several in a row instead of waking for each.
+        if waitingProducers > 0 && count <= capacity / 2 { pthread_cond_signal(notFull) }
         let waiters = spaceWaiters
         spaceWaiters = []
         pthread_mutex_unlock(mutex)
@@ -199,7 +217,8 @@ public final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
 
     /// Wakes every waiter (threads, space waiters, the async consumer) and unlocks.
     private func wakeAllAndUnlock() {
-        pthread_cond_broadcast(changed)
+        pthread_cond_broadcast(notEmpty)
+        pthread_cond_broadcast(notFull)
         let waiters = spaceWaiters
         spaceWaiters = []
         let consumer = asyncConsumer
