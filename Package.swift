@@ -44,7 +44,8 @@ let package = Package(
 
         // Pure core: maths, models, state machine, layout, scene. No I/O.
         .target(name: "LightShowCore", swiftSettings: strict),
-        // The one home of OS idioms: threads, locks, fd reads, writes and syncs, poll, wake-ups, errno, socket addresses.
+        // The one home of OS idioms: threads, locks, the bounded queue between threads, fd reads, writes and syncs,
+        // poll, wake-ups, errno, socket addresses.
         .target(name: "LightShowSystem", dependencies: ["LightShowCore", "CSyncFS"], swiftSettings: strict),
         // TOML → validated Configuration.
         .target(
@@ -78,13 +79,22 @@ let package = Package(
             swiftSettings: strict
         ),
         // The show: source → analyser → state machine and now playing → frames → every sink (analyze writer,
-        // terminal viewer, PNG recorder, subscribers, lights). Record sessions live here.
+        // terminal viewer, PNG recorder, subscribers, lights).
         .target(
             name: "LightShowEngine",
             dependencies: [
-                "LightShowCore", "LightShowSystem", "LightShowAnalysis", "LightShowAudio", "LightShowRender",
-                "LightShowNowPlaying", "LightShowControl",
+                "LightShowCore", "LightShowSystem", "LightShowAnalysis", "LightShowAudio", "LightShowNowPlaying",
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        // `record`: record sessions, the frame sequence writer (encoders and committer threads), frames.jsonl and
+        // audio.wav, all written off the engine's threads by threads of their own.
+        .target(
+            name: "LightShowRecording",
+            dependencies: [
+                "LightShowCore", "LightShowSystem", "LightShowAudio", "LightShowRender", "LightShowEngine",
+                "LightShowNowPlaying", "LightShowControl", "CSndfile",
             ],
             swiftSettings: strict
         ),
@@ -114,8 +124,8 @@ let package = Package(
             name: "lightshow",
             dependencies: [
                 "LightShowCore", "LightShowSystem", "LightShowConfig", "LightShowAnalysis", "LightShowAudio", "LightShowRender",
-                "LightShowNowPlaying", "LightShowEngine", "LightShowControl", "LightShowDaemon", "LightShowTerminal",
-                "LightShowLights",
+                "LightShowNowPlaying", "LightShowEngine", "LightShowRecording", "LightShowControl", "LightShowDaemon",
+                "LightShowTerminal", "LightShowLights",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -125,10 +135,11 @@ let package = Package(
         // Helpers shared by the test targets: signal generators, temp dirs, running the real executable.
         .target(name: "TestSupport", dependencies: ["LightShowCore", "LightShowSystem", "CPNG"], path: "Tests/TestSupport"),
         .testTarget(name: "LightShowCoreTests", dependencies: ["LightShowCore", "TestSupport"]),
-        .testTarget(name: "LightShowSystemTests", dependencies: ["LightShowSystem"]),
+        .testTarget(name: "LightShowSystemTests", dependencies: ["LightShowSystem", "TestSupport"]),
         .testTarget(name: "LightShowConfigTests", dependencies: ["LightShowConfig", "LightShowSystem", "TestSupport"]),
         .testTarget(name: "LightShowAnalysisTests", dependencies: ["LightShowAnalysis", "TestSupport"]),
         .testTarget(name: "LightShowAudioTests", dependencies: ["LightShowAudio", "LightShowAnalysis", "LightShowSystem", "TestSupport"]),
+        .testTarget(name: "LightShowRecordingTests", dependencies: ["LightShowRecording", "LightShowCore", "TestSupport"]),
         .testTarget(name: "LightShowRenderTests", dependencies: ["LightShowRender", "TestSupport", "CZlib"]),
         .testTarget(name: "LightShowTerminalTests", dependencies: ["LightShowTerminal", "TestSupport"]),
         .testTarget(name: "LightShowNowPlayingTests", dependencies: ["LightShowNowPlaying", "LightShowSystem", "TestSupport", .product(name: "Logging", package: "swift-log")]),
@@ -136,7 +147,7 @@ let package = Package(
         .testTarget(name: "LightShowControlTests", dependencies: ["LightShowControl", "LightShowSystem", "TestSupport"]),
         // Packets byte for byte, layouts, pacing; DDP at a receiver socket; sACN and Art-Net at a real OLA.
         .testTarget(name: "LightShowLightsTests", dependencies: ["LightShowLights", "LightShowSystem", "TestSupport"]),
-        .testTarget(name: "LightShowDaemonTests", dependencies: ["LightShowDaemon", "LightShowEngine", "LightShowAudio", "LightShowNowPlaying", "LightShowSystem", "TestSupport"]),
+        .testTarget(name: "LightShowDaemonTests", dependencies: ["LightShowDaemon", "LightShowEngine", "LightShowAudio", "LightShowNowPlaying", "LightShowSystem", "LightShowControl", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         // Runs the built `lightshow` executable end to end.
         .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "LightShowControl"]),
     ] + fuzzTargets

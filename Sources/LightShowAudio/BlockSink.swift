@@ -1,7 +1,7 @@
 import LightShowSystem
 import LightShowCore
 
-/// Where a reader thread hands its blocks: a `BlockChannel` (for `blocks()`), or the consumer's own closure called
+/// Where a reader thread hands its blocks: a bounded queue (for `blocks()`), or the consumer's own closure called
 /// on the reader thread (for `forEachBlock`). Live sources write their loop once against this.
 struct BlockSink: Sendable {
     /// Hands over a block; false when the consumer wants no more.
@@ -14,12 +14,15 @@ struct BlockSink: Sendable {
     /// Ends the stream: nil at the end of input, or the error that ended it.
     let finish: @Sendable ((any Error)?) -> Void
 
-    /// A sink feeding `channel`.
-    init(channel: BlockChannel) {
-        deliver = { channel.send($0) }
-        isCancelled = { channel.isClosed }
-        stopped = channel.closedSignal
-        finish = { channel.finish(throwing: $0) }
+    /// A sink feeding `consumer`'s queue. The reader waits while the queue is full, so memory stays bounded; a live
+    /// capture that waits too long overruns its device, which recovers and resumes with fresh audio rather than
+    /// queueing stale audio.
+    private init(_ consumer: Consumer) {
+        let queue = consumer.queue
+        deliver = { queue.push($0) }
+        isCancelled = { queue.isClosed }
+        stopped = consumer.closed
+        finish = { queue.finish(throwing: $0) }
     }
 
     init(deliver: @escaping @Sendable (SampleBlock) -> Bool, isCancelled: @escaping @Sendable () -> Bool,
@@ -30,15 +33,38 @@ struct BlockSink: Sendable {
         self.finish = finish
     }
 
-    /// `blocks()` for a live source: a channel and its stream, with `start` launching the reader on the sink.
+    /// `blocks()` for a live source: a queue and its stream, with `start` launching the reader on the sink.
     static func stream(capacity: Int, start: (BlockSink) throws -> Void) -> AsyncThrowingStream<SampleBlock, any Error> {
-        let channel = BlockChannel(capacity: capacity)
+        let consumer = Consumer(capacity: capacity)
         do {
-            try start(BlockSink(channel: channel))
+            try start(BlockSink(consumer))
         } catch {
-            channel.finish(throwing: error)
+            consumer.queue.finish(throwing: error)
         }
-        return channel.makeStream()
+        return AsyncThrowingStream(unfolding: { try await consumer.next() })
+    }
+
+    /// The stream's end of the queue: lives exactly as long as the stream, and its release or a cancelled read
+    /// tells the reader to stop.
+    private final class Consumer: Sendable {
+        let queue: BoundedQueue<SampleBlock>
+        /// Readable once the consumer has gone, for a reader that sleeps in `poll`.
+        let closed = try? WakeSignal()
+
+        init(capacity: Int) {
+            queue = BoundedQueue(capacity: capacity)
+        }
+
+        deinit { stop() }
+
+        func next() async throws -> SampleBlock? {
+            try await withTaskCancellationHandler { try await queue.next() } onCancel: { stop() }
+        }
+
+        func stop() {
+            queue.close()
+            closed?.signal()
+        }
     }
 
     /// `forEachBlock` for a live source: `start` launches the reader, which calls `body` directly;

@@ -164,13 +164,15 @@ final class SectionReader {
     }
 
     private func checked(_ key: String, _ number: Double, in range: ClosedRange<Double>, limits: String) -> Double? {
-        if number < range.lowerBound {
-            return problem(key, "\(number.compact) is below \(limits) minimum \(range.lowerBound.compact)")
-        }
-        if number > range.upperBound {
-            return problem(key, "\(number.compact) is above \(limits) maximum \(range.upperBound.compact)")
-        }
+        if let outside = Self.outside(number, range, limits: limits) { return problem(key, outside) }
         return number
+    }
+
+    /// Why `number` is not within `range`, or nil when it is.
+    static func outside(_ number: Double, _ range: ClosedRange<Double>, limits: String) -> String? {
+        if number < range.lowerBound { return "\(number.compact) is below \(limits) minimum \(range.lowerBound.compact)" }
+        if number > range.upperBound { return "\(number.compact) is above \(limits) maximum \(range.upperBound.compact)" }
+        return nil
     }
 
     private func mismatch<T>(_ key: String, expected: String, found value: any TOMLValueConvertible) -> T? {

@@ -2,6 +2,7 @@ import LightShowAnalysis
 public import LightShowNowPlaying
 public import LightShowAudio
 public import LightShowCore
+import LightShowSystem
 public import Logging
 import Synchronization
 
@@ -35,21 +36,27 @@ public final class ShowEngine: Sendable {
     private let player: (any NowPlayingSource)?
     private let logger: Logger
     private let makeAnalyzer: @Sendable () -> any BlockAnalyzer
+    /// A live input's clock (offline inputs follow their audio).
+    private let clock: any Clock<Duration>
     private let events: AsyncStream<ShowEvent>
     private let inbox: AsyncStream<ShowEvent>.Continuation
     private let currentStatus: Mutex<ShowStatus>
     private let hasRun = Atomic<Bool>(false)
 
-    /// - Parameter makeAnalyzer: builds the analyser for `source` (called once, on the engine's task).
+    /// - Parameters:
+    ///   - clock: a live input's clock: its idle deadlines, fades and timers (tests move a manual one).
+    ///   - makeAnalyzer: builds the analyser for `source` (called once, on the engine's task).
     public init(
         source: any AudioSource,
         configuration: Configuration,
         options: Options,
         player: (any NowPlayingSource)? = nil,
         logger: Logger = Logger(label: "lightshow.engine"),
+        clock: any Clock<Duration> = ContinuousClock(),
         makeAnalyzer: @escaping @Sendable () -> any BlockAnalyzer
     ) {
         self.source = source
+        self.clock = clock
         self.configuration = configuration
         self.options = options
         self.player = player
@@ -68,12 +75,13 @@ public final class ShowEngine: Sendable {
         configuration: Configuration,
         options: Options,
         player: (any NowPlayingSource)? = nil,
-        logger: Logger = Logger(label: "lightshow.engine")
+        logger: Logger = Logger(label: "lightshow.engine"),
+        clock: any Clock<Duration> = ContinuousClock()
     ) {
         let sampleRate = source.sampleRate
         let framesPerSecond = options.framesPerSecond
         self.init(
-            source: source, configuration: configuration, options: options, player: player, logger: logger
+            source: source, configuration: configuration, options: options, player: player, logger: logger, clock: clock
         ) { [analysis = configuration.analysis, bands = configuration.bands] in
             LevelAnalyzer(settings: analysis, bands: bands, sampleRate: sampleRate, framesPerSecond: framesPerSecond)
         }
@@ -81,7 +89,7 @@ public final class ShowEngine: Sendable {
 
     /// The state, its reason and the title right now.
     public var status: ShowStatus { currentStatus.withLock { $0 } }
-    /// Told when `status` changes, on the thread that changed it (the engine's lock is held: listen briefly).
+    /// Told when `status` changes, on the thread that changed it (after the engine let go of its lock).
     public let statusChanges = Announcer()
 
     /// A user's play/pause/toggle/stop (keys, `ctl`). Safe from any task or thread.
@@ -98,9 +106,10 @@ public final class ShowEngine: Sendable {
     /// Runs the show, handing each frame to every sink. Returns when the input ends; throws when it fails for good
     /// or a sink throws. Call once.
     ///
-    /// Audio is handled where the source delivers it (a live source's own reader thread, a file's reader), with
-    /// the engine's state locked, so a block costs no extra wake-up; commands, the player and timers take the
-    /// same lock, so sinks are never called twice at once.
+    /// Audio is handled where the source delivers it (a live source's own reader thread, a file's reader), so a
+    /// block costs no extra wake-up; commands, the player and timers come on a task of their own. Either takes
+    /// the engine's lock only to run the loop, then performs what it decided after letting go (`ShowActions`),
+    /// in order, so sinks are never called twice at once.
     public func run(_ sinks: [any ShowSink]) async throws {
         guard !hasRun.exchange(true, ordering: .relaxed) else {
             throw LightShowError("the show engine runs only once", exitStatus: .usage)
@@ -115,40 +124,55 @@ public final class ShowEngine: Sendable {
             follower?.cancel()
             player?.stop()
         }
-        let report: (ShowStatus) -> Void = { status in
+        let report: @Sendable (ShowStatus) -> Void = { status in
             let changed = self.currentStatus.withLock { current in
                 defer { current = status }
                 return current != status
             }
             if changed { self.statusChanges.announce() }
         }
-        let analyzer = makeAnalyzer()
         let output = SinkFanOut(sinks)
         if source.isLive {
-            try await drive(ShowLoop(
-                clock: ContinuousClock(), followAudio: nil, analyzer: analyzer, spec: source.spec, sampleRate: source.sampleRate,
-                configuration: configuration, options: options,
-                inbox: inbox, pace: source.pace, player: player, logger: logger, report: report
-            ), output)
+            try await driveLive(clock, output: output, report: report)
         } else {
             let clock = ManualClock()
+            let analyzer = makeAnalyzer()
             try await drive(ShowLoop(
                 clock: clock, followAudio: { clock.advance(to: .init(offset: .seconds($0))) },
                 analyzer: analyzer, spec: source.spec, sampleRate: source.sampleRate,
-                configuration: configuration, options: options,
-                inbox: inbox, pace: nil, player: player, logger: logger, report: report
-            ), output)
+                configuration: configuration, options: options, playerName: player?.name
+            ), output: output, report: report)
         }
     }
 
-    private func drive<C>(_ loop: sending ShowLoop<C>, _ output: SinkFanOut) async throws {
-        let show = LockedShow(loop, output: output)
-        show.state.withLock { $0.begin() }
+    /// The live show on `clock`, opened from the existential so the loop is specialised for it.
+    private func driveLive<C: Clock>(
+        _ clock: C, output: SinkFanOut, report: @escaping @Sendable (ShowStatus) -> Void
+    ) async throws where C.Duration == Duration {
+        let analyzer = makeAnalyzer()
+        try await drive(ShowLoop(
+            clock: clock, followAudio: nil, analyzer: analyzer, spec: source.spec, sampleRate: source.sampleRate,
+            configuration: configuration, options: options, playerName: player?.name
+        ), output: output, report: report)
+    }
+
+    private func drive<C>(
+        _ loop: sending ShowLoop<C>, output: SinkFanOut, report: @escaping @Sendable (ShowStatus) -> Void
+    ) async throws {
+        let show = LockedShow(loop, actions: ShowActions(
+            output: output, clock: loop.clock, inbox: inbox, player: player, pace: source.pace, logger: logger,
+            report: report
+        ))
+        do {
+            try show.handle { loop, actions in loop.begin(&actions) }
+        } catch {
+            show.fail(error)
+        }
         // Commands, the player and timers, on a task of their own.
         let listener = Task { [events] in
             for await event in events {
                 do {
-                    try show.handle { try $0.handle(event, output); return true }
+                    try show.handle { loop, actions in loop.handle(event, &actions) }
                 } catch {
                     show.fail(error)
                     return
@@ -163,7 +187,7 @@ public final class ShowEngine: Sendable {
                 try await source.forEachBlock { block in
                     guard !show.hasFailed else { return false }
                     do {
-                        return try show.handle { try $0.handle(block, output) }
+                        return try show.handle { loop, actions in loop.handle(block, &actions) }
                     } catch {
                         show.fail(error)
                         return false
@@ -177,7 +201,7 @@ public final class ShowEngine: Sendable {
         }
         // The input is over (ended, limited, cancelled or failed): stop, and for a recording, fade out.
         do {
-            try show.handle { try $0.finish(output); return true }
+            try show.handle { loop, actions in loop.finish(&actions) }
         } catch {
             show.fail(error)
         }
@@ -185,29 +209,71 @@ public final class ShowEngine: Sendable {
     }
 }
 
-/// The engine's state behind a lock, shared by the audio (reader thread) and the listener task, and the first
-/// error either of them met.
+/// The engine's state behind a lock, shared by the audio (reader thread) and the listener task, the actions it
+/// decided that wait to be performed, and the first error either of them met.
+///
+/// Whoever finds nobody performing takes the turn and performs every waiting action, its own and those others
+/// add meanwhile, outside the lock; the others return at once. Actions are performed one at a time, in the order
+/// they were decided.
 private final class LockedShow<C: Clock>: Sendable where C.Duration == Duration {
-    let state: Mutex<ShowLoop<C>>
-    private let firstError = Mutex<(any Error)?>(nil)
-    private let output: SinkFanOut
-
-    init(_ loop: sending ShowLoop<C>, output: SinkFanOut) {
-        state = Mutex(loop)
-        self.output = output
+    private struct Shared {
+        var loop: ShowLoop<C>
+        var waiting: [ShowLoop<C>.Action] = []
+        /// The emptied batch of the last turn, kept for its capacity: a block costs no allocation.
+        var spare: [ShowLoop<C>.Action] = []
+        var performing = false
     }
 
-    /// Runs `body` on the locked loop, then tells the sinks a batch is done if it produced frames; returns what
-    /// `body` returned (whether the loop wants more audio).
+    private let state: Mutex<Shared>
+    private let actions: ShowActions<C>
+    private let firstError = Mutex<(any Error)?>(nil)
+
+    init(_ loop: sending ShowLoop<C>, actions: ShowActions<C>) {
+        state = Mutex(Shared(loop: loop))
+        self.actions = actions
+    }
+
+    /// Runs `body` on the locked loop, then performs what it decided (unless another thread is performing, which
+    /// then does); returns what `body` returned (whether the loop wants more audio).
     @discardableResult
-    func handle(_ body: (inout ShowLoop<C>) throws -> Bool) throws -> Bool {
-        let (result, produced) = try state.withLock { loop in
-            let before = loop.emittedFrames
-            let result = try body(&loop)
-            return (result, loop.emittedFrames != before)
+    func handle<R: Sendable>(_ body: (inout ShowLoop<C>, inout [ShowLoop<C>.Action]) -> R) throws -> R {
+        let (result, turn) = state.withLock { shared in
+            let result = body(&shared.loop, &shared.waiting)
+            guard !shared.performing, !shared.waiting.isEmpty else { return (result, false) }
+            shared.performing = true
+            return (result, true)
         }
-        if produced { output.framesDone() }
+        if turn { try performWaiting() }
         return result
+    }
+
+    private func performWaiting() throws {
+        var batch: [ShowLoop<C>.Action] = []
+        do {
+            while true {
+                batch = state.withLock { shared in
+                    guard !shared.waiting.isEmpty else {
+                        shared.performing = false
+                        return []
+                    }
+                    var taken = shared.spare
+                    swap(&taken, &shared.waiting)
+                    shared.spare = []
+                    return taken
+                }
+                if batch.isEmpty { return }
+                for action in batch { try actions.perform(action) }
+                batch.removeAll(keepingCapacity: true)
+                state.withLock { [batch] shared in shared.spare = batch }
+            }
+        } catch {
+            // The show ends with this error; what was left of the turn is dropped with it.
+            state.withLock { shared in
+                shared.waiting.removeAll(keepingCapacity: true)
+                shared.performing = false
+            }
+            throw error
+        }
     }
 
     func fail(_ error: any Error) {

@@ -1,8 +1,5 @@
-public import LightShowCore
-import LightShowAudio
-import LightShowSystem
+import LightShowCore
 import LightShowNowPlaying
-import Logging
 
 /// Everything the engine hears about besides the audio.
 enum ShowEvent: Sendable {
@@ -14,21 +11,40 @@ enum ShowEvent: Sendable {
     case timer
 }
 
-/// The engine's state, owned by one task: the playback machine, the effects, the analyser, and the frame counter.
-/// Live inputs run on the wall clock; offline ones on a clock that follows the audio timeline, so a file gives
+/// The engine's state as a value: the playback machine, the effects, the analyser, and the frame counter. Each
+/// input (the start, a block, an event, the end) updates it and appends what must happen to `actions`, which the
+/// engine performs after letting go of its lock: the loop itself touches no sink, timer, player or reader.
+/// Live inputs run on the engine's clock; offline ones on a clock that follows the audio timeline, so a file gives
 /// the same show however fast it is read.
 struct ShowLoop<C: Clock> where C.Duration == Duration {
+    /// What the engine must do, in order.
+    enum Action: Sendable {
+        /// Hand a block of audio to every sink.
+        case audio(SampleBlock)
+        /// Hand a frame to every sink.
+        case frame(ShowFrame)
+        /// Tell the sinks that the input just handled made its frames.
+        case framesDone
+        /// Wake the loop with `.timer` at this instant, replacing the timer armed before.
+        case armTimer(C.Instant)
+        case cancelTimer
+        /// Pass the user's command on to the now-playing source.
+        case forward(UserCommand)
+        /// The state, its reason or the title changed.
+        case report(ShowStatus)
+        /// Tell a live reader whether the show sleeps.
+        case pace(asleep: Bool)
+        /// Start-up is over: its code needn't stay resident.
+        case releaseStartupPages
+        case log(String)
+    }
+
     let clock: C
     /// Offline only: moves the clock to an audio time (seconds).
     let followAudio: ((Double) -> Void)?
     let analyzer: any BlockAnalyzer
-    let inbox: AsyncStream<ShowEvent>.Continuation
-    /// Told when the show falls asleep or wakes, so a live reader can wake less often meanwhile.
-    let pace: ReaderPace?
-    /// Where the user's commands go on to (MPD, an MPRIS player), if anywhere.
-    let player: (any NowPlayingSource)?
-    let logger: Logger
-    let report: (ShowStatus) -> Void
+    /// The now-playing source's name (MPD, an MPRIS player), if there is one.
+    let playerName: String?
     let framesPerSecond: Double
     let frameInterval: Duration
     private(set) var silenceThresholdDBFS: Double
@@ -52,27 +68,23 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
     private var sentDarkFrame = false
     /// When to check whether the source stalled and the screen needs a frame (live only).
     private var refreshDeadline: C.Instant?
-    /// The armed timer: when it fires, and its task. Kept apart so the check after every block copies no task.
+    /// When the armed timer fires, if one is armed.
     private var timerDeadline: C.Instant?
-    private var timerTask: Task<Void, Never>?
+    /// What was last reported and told to the reader, so each goes out only when it changes.
+    private var reported: ShowStatus?
+    private var pacedAsleep: Bool?
     /// Live audio that completes no hop yet, waiting for the block that does (see `holds(_:)`).
     private var heldBlocks: [SampleBlock] = []
     private var heldFrames = 0
 
     init(
         clock: C, followAudio: ((Double) -> Void)?, analyzer: any BlockAnalyzer, spec: InputSpec, sampleRate: Int,
-        configuration: Configuration, options: ShowEngine.Options,
-        inbox: AsyncStream<ShowEvent>.Continuation, pace: ReaderPace?, player: (any NowPlayingSource)?, logger: Logger,
-        report: @escaping (ShowStatus) -> Void
+        configuration: Configuration, options: ShowEngine.Options, playerName: String?
     ) {
-        self.pace = pace
         self.clock = clock
         self.followAudio = followAudio
         self.analyzer = analyzer
-        self.inbox = inbox
-        self.player = player
-        self.logger = logger
-        self.report = report
+        self.playerName = playerName
         framesPerSecond = max(1, options.framesPerSecond)
         frameInterval = .seconds(1 / framesPerSecond)
         audioLimit = options.audioLimitSeconds.map { seconds in
@@ -92,17 +104,19 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
     private var isAsleep: Bool { isLive && machine.state == .stopped && sentDarkFrame }
 
     /// The input has started: the first state change.
-    mutating func begin() {
-        apply(machine.inputStarted())
+    mutating func begin(_ actions: inout [Action]) {
+        apply(machine.inputStarted(), &actions)
     }
 
     /// The input is over: stop, end any timer, and for a recording emit the fade-out from the end of the audio up
     /// to the dark frame, one frame interval apart.
-    mutating func finish(_ output: SinkFanOut) throws {
-        try releaseHeldBlocks(output)
-        apply(machine.inputEnded())
-        timerTask?.cancel()
-        (timerDeadline, timerTask) = (nil, nil)
+    mutating func finish(_ actions: inout [Action]) {
+        let before = frameIndex
+        defer { if frameIndex != before { actions.append(.framesDone) } }
+        releaseHeldBlocks(&actions)
+        apply(machine.inputEnded(), &actions)
+        if timerDeadline != nil { actions.append(.cancelTimer) }
+        timerDeadline = nil
         refreshDeadline = nil
         guard fadeOutTail else { return }
         let (startSeconds, startTime) = (showSeconds, lastAudioTime + skippedSeconds)
@@ -112,52 +126,55 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
             // The stop at the audio's end, then one frame per interval; multiples rather than sums, so the fade's
             // end lands on a frame exactly.
             seconds = startSeconds + Double(step) / framesPerSecond
-            try emit(time: startTime + Double(step) / framesPerSecond, live: nil, at: seconds, output)
+            emit(time: startTime + Double(step) / framesPerSecond, live: nil, at: seconds, &actions)
             step += 1
         } while !effects.isDark(at: seconds)
     }
 
     /// Everything but the audio: commands, the now-playing source, reloads, timers.
-    mutating func handle(_ event: ShowEvent, _ output: SinkFanOut) throws {
-        let before = (state: machine.state, title: nowPlaying.title)
+    mutating func handle(_ event: ShowEvent, _ actions: inout [Action]) {
+        let before = (state: machine.state, title: nowPlaying.title, frames: frameIndex)
         defer {
-            armTimer()
-            updatePace()
+            armTimer(&actions)
+            updatePace(&actions)
+            if frameIndex != before.frames { actions.append(.framesDone) }
         }
         switch event {
         case .player(.status(let status)):
             let previousTitle = nowPlaying.title
             nowPlaying.update(status, at: showSeconds)
-            if nowPlaying.title != previousTitle { logger.info("title: \(nowPlaying.title)") }
-            apply(machine.player(status.state))
+            if nowPlaying.title != previousTitle { actions.append(.log("title: \(nowPlaying.title)")) }
+            apply(machine.player(status.state), &actions)
             askForRefresh()
         case .player(.lost):
             nowPlaying.update(nil, at: showSeconds)
-            apply(machine.playerLost())
+            apply(machine.playerLost(), &actions)
             askForRefresh()
         case .user(let command):
             let resolved = command.resolved(from: machine.state)
-            apply(machine.user(command))
+            apply(machine.user(command), &actions)
             // The player follows the user; its report then confirms the state shown at once here.
-            if machine.isPlayerConnected, nowPlaying.playerAcceptsCommands { player?.forward(resolved) }
+            if machine.isPlayerConnected, nowPlaying.playerAcceptsCommands, playerName != nil {
+                actions.append(.forward(resolved))
+            }
         case .reconfigure(let configuration):
             analyzer.reconfigure(analysis: configuration.analysis, bands: configuration.bands)
             silenceThresholdDBFS = configuration.analysis.silenceThresholdDBFS
             machine.adopt(configuration.playback)
             effects.adopt(configuration.playback)
         case .timer:
-            (timerDeadline, timerTask) = (nil, nil)
-            apply(machine.timeoutTriggered())
-            try refreshIfStalled(output)
+            timerDeadline = nil
+            apply(machine.timeoutTriggered(), &actions)
+            refreshIfStalled(&actions)
         }
         // On a live input, a change shows at once (a key press, the player), not with the next analysis frame.
         if isLive && (machine.state != before.state || nowPlaying.title != before.title) {
-            try emit(time: lastAudioTime, live: nil, output)
+            emit(time: lastAudioTime, live: nil, &actions)
         }
     }
 
     /// One block of audio, on the source's reader thread. Returns false once the audio limit is reached.
-    mutating func handle(_ block: SampleBlock, _ output: SinkFanOut) throws -> Bool {
+    mutating func handle(_ block: SampleBlock, _ actions: inout [Action]) -> Bool {
         var block = block
         var wantsMore = true
         if let audioLimit {
@@ -169,8 +186,10 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
         }
         consumedFrames += Int64(block.frameCount)
         if wantsMore && holds(block) { return true }
-        try releaseHeldBlocks(output)
-        try output.audio(block)
+        let before = frameIndex
+        defer { if frameIndex != before { actions.append(.framesDone) } }
+        releaseHeldBlocks(&actions)
+        actions.append(.audio(block))
         lastAudioTime = block.endTime
         // Asleep: only a cheap level check, and only when sound could wake the show. A block that passes it goes
         // on to the analysis, whose gate decides as it does awake: a noise floor the gate calls silence must not
@@ -182,11 +201,11 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
         for frame in analyzer.process(block) {
             let time = frame.time + skippedSeconds
             followAudio?(time)
-            apply(machine.audio(hasSound: frame.hasSound))
-            try emit(time: time, live: frame.levels, output)
+            apply(machine.audio(hasSound: frame.hasSound), &actions)
+            emit(time: time, live: frame.levels, &actions)
         }
-        armTimer()
-        updatePace()
+        armTimer(&actions)
+        updatePace(&actions)
         return wantsMore
     }
 
@@ -203,10 +222,10 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
     }
 
     /// Takes in the held blocks (in order, before the block that completes their hop, or at the end of input).
-    private mutating func releaseHeldBlocks(_ output: SinkFanOut) throws {
+    private mutating func releaseHeldBlocks(_ actions: inout [Action]) {
         guard !heldBlocks.isEmpty else { return }
         for block in heldBlocks {
-            try output.audio(block)
+            actions.append(.audio(block))
             _ = analyzer.process(block)
             lastAudioTime = block.endTime
         }
@@ -214,16 +233,19 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
         heldFrames = 0
     }
 
-    /// Tells the reader whether the show sleeps. Falling asleep ends start-up too, when it comes before two seconds
-    /// of frames did.
-    private func updatePace() {
-        pace?.set(asleep: isAsleep)
-        if isAsleep { ResidentCode.releaseStartupPages() }
+    /// Tells the reader whether the show sleeps, when that changes. Falling asleep ends start-up too, when it comes
+    /// before two seconds of frames did.
+    private mutating func updatePace(_ actions: inout [Action]) {
+        let asleep = isAsleep
+        guard asleep != pacedAsleep else { return }
+        pacedAsleep = asleep
+        actions.append(.pace(asleep: asleep))
+        if asleep { actions.append(.releaseStartupPages) }
     }
 
     /// Draws one frame, unless the show is already dark and the dark frame went out. `seconds` is the show time
     /// of the frame: now, except in a recording's fade-out tail.
-    private mutating func emit(time: Double, live: BandLevels?, at seconds: Double? = nil, _ output: SinkFanOut) throws {
+    private mutating func emit(time: Double, live: BandLevels?, at seconds: Double? = nil, _ actions: inout [Action]) {
         let seconds = seconds ?? showSeconds
         let dark = isLive && machine.state == .stopped && effects.isDark(at: seconds)
         if dark && sentDarkFrame { return }
@@ -238,26 +260,30 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
         )
         frameIndex += 1
         lastEmit = clock.now
-        try output.show(frame)
+        actions.append(.frame(frame))
         // Two seconds into the show, start-up is over: its code needn't stay resident.
-        if frameIndex == Int(2 * framesPerSecond) { ResidentCode.releaseStartupPages() }
+        if frameIndex == Int(2 * framesPerSecond) { actions.append(.releaseStartupPages) }
     }
 
-    /// Applies what the machine decided: logs the change once, with its reason, and starts its effect.
-    private mutating func apply(_ action: PlaybackStateMachine<C>.Action) {
+    /// Applies what the machine decided: logs the change once, with its reason, starts its effect, and reports
+    /// the status when it changed.
+    private mutating func apply(_ action: PlaybackStateMachine<C>.Action, _ actions: inout [Action]) {
         if let state = action.newState, let reason = action.reason {
-            if case .player(let reported) = reason, let player {
-                logger.info("\(state.rawValue): \(player.name) reports \(reported.rawValue)")
+            if case .player(let reported) = reason, let playerName {
+                actions.append(.log("\(state.rawValue): \(playerName) reports \(reported.rawValue)"))
             } else {
-                logger.info("\(state.rawValue): \(reason)")
+                actions.append(.log("\(state.rawValue): \(reason)"))
             }
             effects.enter(state, at: showSeconds)
             sentDarkFrame = false
             askForRefresh()
         }
-        report(ShowStatus(
+        let status = ShowStatus(
             state: machine.state, reason: machine.reason, title: nowPlaying.title, playerConnected: machine.isPlayerConnected
-        ))
+        )
+        guard status != reported else { return }
+        reported = status
+        actions.append(.report(status))
     }
 
     /// On a live input, makes sure the screen shows a change within two frames even if no audio arrives.
@@ -266,12 +292,12 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
         refreshDeadline = clock.now.advanced(by: frameInterval * 2)
     }
 
-    private mutating func refreshIfStalled(_ output: SinkFanOut) throws {
+    private mutating func refreshIfStalled(_ actions: inout [Action]) {
         guard let due = refreshDeadline, due <= clock.now else { return }
         refreshDeadline = nil
         let stalled = lastEmit.map { $0.duration(to: clock.now) >= frameInterval * 1.5 } ?? true
         if stalled {
-            try emit(time: lastAudioTime, live: nil, output)
+            emit(time: lastAudioTime, live: nil, &actions)
         }
         // Keep a stalled fade moving until the lights are out.
         if machine.state == .stopped && !sentDarkFrame {
@@ -280,7 +306,7 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
     }
 
     /// Keeps one timer for the nearest deadline (live only). Nothing is armed while asleep: nothing polls.
-    private mutating func armTimer() {
+    private mutating func armTimer(_ actions: inout [Action]) {
         guard isLive else { return }
         // Runs after every block: no array for two optionals.
         let wanted: C.Instant
@@ -290,14 +316,7 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
         case (nil, nil): return
         }
         if let timerDeadline, timerDeadline <= wanted { return }
-        timerTask?.cancel()
-        let clock = clock, inbox = inbox
         timerDeadline = wanted
-        timerTask = Task {
-            do {
-                try await clock.sleep(until: wanted, tolerance: nil)
-                inbox.yield(.timer)
-            } catch {}
-        }
+        actions.append(.armTimer(wanted))
     }
 }

@@ -28,6 +28,32 @@ public enum DedicatedThread {
     /// Runs `body` on a new thread named `name` (as `top -H` and `perf` show it: 15 bytes at most, longer names
     /// are cut); the name also appears in the error if the thread can't start.
     public static func start(name: String, _ body: @escaping @Sendable () -> Void) throws(LightShowError) {
+        pthread_detach(try spawn(name: name, body))
+    }
+
+    /// A thread someone waits for the end of (`join`), such as an encoder whose last frame must be on disk.
+    public final class Joinable: @unchecked Sendable {
+        private var thread: pthread_t?
+        fileprivate init(_ thread: pthread_t) { self.thread = thread }
+
+        /// Waits for the thread's body to return. Call once, from one thread.
+        public func join() {
+            guard let thread else { return }
+            self.thread = nil
+            pthread_join(thread, nil)
+        }
+
+        deinit {
+            if let thread { pthread_detach(thread) }
+        }
+    }
+
+    /// Like `start`, for a thread whose end is waited for with `join()`.
+    public static func startJoinable(name: String, _ body: @escaping @Sendable () -> Void) throws(LightShowError) -> Joinable {
+        Joinable(try spawn(name: name, body))
+    }
+
+    private static func spawn(name: String, _ body: @escaping @Sendable () -> Void) throws(LightShowError) -> pthread_t {
         let context = Unmanaged.passRetained(Body(name, body)).toOpaque()
         var thread = pthread_t()
         let result = pthread_create(&thread, nil, { raw in
@@ -40,7 +66,7 @@ public enum DedicatedThread {
             Unmanaged<Body>.fromOpaque(context).release()
             throw LightShowError("cannot start the \(name) thread: \(String(cString: strerror(result)))", exitStatus: .ioError)
         }
-        pthread_detach(thread)
+        return thread
     }
 
     /// Runs `body` on a new thread named `name` and waits for its result there, so blocking work (a child process,

@@ -1,6 +1,6 @@
 import ArgumentParser
 import LightShowCore
-import LightShowEngine
+import LightShowRecording
 
 #if canImport(Glibc)
 import Glibc

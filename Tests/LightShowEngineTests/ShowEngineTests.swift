@@ -27,12 +27,12 @@ import TestSupport
         return try directory.write("gap.wav", Signals.wav(samples, channels: 1, sampleRate: 48_000))
     }
 
-    /// Runs `engine` on a task, recording its frames.
-    static func start(_ engine: ShowEngine) -> (frames: StreamRecorder<ShowFrame>, task: Task<Void, any Error>) {
+    /// Runs `engine` on a task, recording its frames; `sinks` get everything too.
+    static func start(_ engine: ShowEngine, also sinks: [any ShowSink] = []) -> (frames: StreamRecorder<ShowFrame>, task: Task<Void, any Error>) {
         let (stream, continuation) = AsyncStream.makeStream(of: ShowFrame.self)
         let task = Task {
             defer { continuation.finish() }
-            try await engine.run([FrameHandler { continuation.yield($0) }])
+            try await engine.run([FrameHandler { continuation.yield($0) }] + sinks)
         }
         return (StreamRecorder(stream), task)
     }
@@ -124,12 +124,25 @@ import TestSupport
         #expect(engine.status.state == .paused)
     }
 
+    /// Counts the audio frames the engine hands its sinks.
+    final class AudioCounter: ShowSink {
+        private let count = Atomic<Int>(0)
+        var frames: Int { count.load(ordering: .relaxed) }
+        func audio(_ block: SampleBlock) throws { count.add(block.frameCount, ordering: .relaxed) }
+        func show(_ frame: ShowFrame) throws {}
+    }
+
     @Test func userCommandsPauseHoldAndStop() async throws {
         let source = try AudioSources.open(.demo, pacing: .realtime)
-        let engine = ShowEngine(source: source, configuration: Self.configuration, options: .init(framesPerSecond: Self.fps))
+        // The show's time moves only when the test moves it: the fade, the idle deadline, every timer.
+        let clock = ManualClock()
+        let engine = ShowEngine(
+            source: source, configuration: Self.configuration, options: .init(framesPerSecond: Self.fps), clock: clock
+        )
         let statusChanges = Atomic<Int>(0)
         engine.statusChanges.listen { statusChanges.add(1, ordering: .relaxed) }
-        let (frames, task) = Self.start(engine)
+        let audio = AudioCounter()
+        let (frames, task) = Self.start(engine, also: [audio])
         defer { task.cancel() }
 
         var seen = try await frames.first("playing with light", timeout: 20) { $0.state == .playing && $0.levels.bass > 0 }.index
@@ -150,10 +163,15 @@ import TestSupport
 
         engine.send(.stop)
         let stopped = try await frames.first("stopped", after: seen) { $0.state == .stopped }.index
+        // Past the 0.3 s fade: the next analysis frame is the dark one.
+        clock.advance(by: .seconds(1))
         let dark = try await frames.first("dark", after: stopped) { $0.state == .stopped && $0.levels == .zero }.index
-        // The demo keeps sounding, but a user's stop holds: no frames while stopped and dark.
+        // The demo keeps sounding, but a user's stop holds: no frames while stopped and dark, through 1.5 s of the
+        // show's clock and of the demo's audio.
         let count = frames.all.count
-        try await Task.sleep(for: .seconds(1.5))
+        let heard = audio.frames
+        clock.advance(by: .seconds(1.5))
+        try await waitFor("1.5 s more of the demo's audio", timeout: 10) { audio.frames >= heard + source.sampleRate * 3 / 2 }
         #expect(frames.all.count == count, "frames after the dark one: \(frames.elements[(dark + 1)...].map(\.state))")
         #expect(engine.status.state == .stopped)
 

@@ -13,8 +13,15 @@ enum BandsSection: ConfigSection {
         }
     }
 
+    /// Where a band's edges may lie.
+    static let axis = FrequencyRange.axisMinimum...FrequencyRange.axisMaximum
+
+    /// Why `lower` and `upper` make no band, or nil when they do.
+    static func crossed(lower: Double, upper: Double) -> String? {
+        lower < upper ? nil : "lower \(lower.compact) must be below upper \(upper.compact)"
+    }
+
     private static func read(_ section: SectionReader, into entry: inout BandsSettings.Entry) {
-        let axis = FrequencyRange.axisMinimum...FrequencyRange.axisMaximum
         let lower = section.number("lower", in: axis, limits: "the axis")
         let upper = section.number("upper", in: axis, limits: "the axis")
         if let color = section.color("color") { entry.color = color }
@@ -24,8 +31,8 @@ enum BandsSection: ConfigSection {
         let lowerValid = lower != nil || !section.contains("lower")
         let upperValid = upper != nil || !section.contains("upper")
         guard lower != nil || upper != nil, lowerValid, upperValid else { return }
-        guard newLower < newUpper else {
-            section.error(nil, "lower \(newLower.compact) must be below upper \(newUpper.compact)")
+        if let crossed = crossed(lower: newLower, upper: newUpper) {
+            section.error(nil, crossed)
             return
         }
         entry.range = FrequencyRange(lower: newLower, upper: newUpper)

@@ -1,21 +1,23 @@
 import LightShowAudio
 import LightShowCore
 import LightShowEngine
+import Logging
 import Testing
 import TestSupport
 @testable import LightShowDaemon
 
-@Suite struct DaemonStateTests {
+@Suite struct CaptureSupervisorTests {
     /// A reload that comes while the input is still opening (no engine to tell yet) reaches the engine built from
     /// the configuration read before it, once that engine is published.
     @Test func aReloadWhileTheInputOpensReachesTheEngine() async throws {
         var opened = Configuration()
         opened.playback.pausedDim = 0.5
         let state = DaemonState(configuration: opened)
+        let supervisor = CaptureSupervisor(state: state, framesPerSecond: 20, logger: Logger(label: "test"))
         var reloaded = opened
         reloaded.playback.pausedDim = 0.2
         _ = state.replaceConfiguration(with: reloaded)
-        state.reconfigureEngine()
+        supervisor.adopt(reloaded, restart: false)
 
         let source = try AudioSources.open(.demo, pacing: .realtime)
         let engine = ShowEngine(source: source, configuration: opened, options: .init(framesPerSecond: 20))
@@ -25,7 +27,7 @@ import TestSupport
             try await engine.run([FrameHandler { continuation.yield($0) }])
         }
         defer { run.cancel() }
-        state.publish(source: source, engine: engine, run: run, builtFrom: opened)
+        supervisor.publish(source: source, engine: engine, run: run, builtFrom: opened)
         let frames = StreamRecorder(stream)
 
         let seen = try await frames.first("playing with light", timeout: 20) { $0.state == .playing && $0.levels.bass > 0 }.index

@@ -1,5 +1,6 @@
-public import LightShowCore
+import LightShowCore
 import LightShowAudio
+import LightShowEngine
 import LightShowNowPlaying
 import LightShowRender
 

@@ -1,4 +1,4 @@
-public import LightShowCore
+import LightShowCore
 import LightShowControl
 import LightShowRender
 

@@ -1,5 +1,5 @@
 import Foundation
-import LightShowAudio
+import LightShowRecording
 import LightShowCore
 import Testing
 import TestSupport

@@ -5,8 +5,8 @@ import Glibc
 #endif
 
 /// `frames.jsonl`: one line per committed frame, in index order. A failed append is cut back to the last
-/// whole line, so the log always lists exactly the frames on disk.
-final class FramesLog {
+/// whole line, so the log always lists exactly the frames on disk. Appended to by one thread only (the committer).
+final class FramesLog: @unchecked Sendable {
     let path: String
     private let fd: Int32
     private var committedLength: off_t = 0

@@ -1,6 +1,6 @@
 import Foundation
 import LightShowCore
-import LightShowRender
+import LightShowRecording
 import Testing
 import TestSupport
 

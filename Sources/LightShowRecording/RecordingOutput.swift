@@ -1,10 +1,9 @@
-public import LightShowCore
-import LightShowAudio
-public import LightShowRender
+import LightShowCore
 import LightShowSystem
 
 /// Where a recording goes: numbered PNG frames through the encoders, `frames.jsonl`, and `audio.wav` when the
 /// recording has audio. Both kinds of recording (an input's, a daemon's stream) settle it the same way.
+/// Unchecked: `audio` is written by one thread at a time (the recording's writer, and after it has ended, `finish`).
 final class RecordingOutput: @unchecked Sendable {
     let directory: OutputDirectory
     let frames: FrameSequenceWriter

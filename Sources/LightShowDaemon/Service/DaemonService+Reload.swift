@@ -1,0 +1,92 @@
+import LightShowConfig
+public import LightShowControl
+import LightShowCore
+import LightShowLights
+import Logging
+import Synchronization
+
+extension DaemonService {
+    /// Reads the configuration again. A bad one leaves the running one in place and its errors go back to the
+    /// caller; a good one applies live, reopening the input only when `[input]` (or the player) changed.
+    public func reload(caller: String) async -> ControlReply {
+        await reloads.submit(.reload(caller: caller))
+    }
+
+    /// `set-band`: a band's range from a viewer's tuning panel, checked exactly as the config file checks it (an
+    /// error names the key), applied to the analysis at once and told to every viewer. The config file is left as
+    /// it is: a reload goes back to it.
+    public func setBand(_ arguments: JSONObject) async -> ControlReply {
+        guard let name = arguments["band"]?.stringValue, let band = Band(rawValue: name) else {
+            let given = arguments["band"].map { SafeText.sanitized("\($0)", limit: 40) } ?? "nothing"
+            return .failure("band must be one of bass, mid, treble, found \(given)")
+        }
+        var edges: [String: Double] = [:]
+        for key in ["lower", "upper"] {
+            guard let value = arguments[key] else { continue }
+            guard let number = value.numberValue, number.isFinite else {
+                return .failure("bands.\(band.rawValue).\(key): expected a number of Hz, found \(SafeText.sanitized("\(value)", limit: 40))")
+            }
+            edges[key] = number
+        }
+        return await reloads.submit(.setBand(band, lower: edges["lower"], upper: edges["upper"]))
+    }
+
+    /// Carries a request out, on the reload queue's thread.
+    func apply(_ request: ReloadQueue.Request) -> ControlReply {
+        switch request {
+        case .reload(let caller): reloadNow(caller: caller)
+        case .setBand(let band, let lower, let upper): setBandNow(band, lower: lower, upper: upper)
+        }
+    }
+
+    private func reloadNow(caller: String) -> ControlReply {
+        let announces = isReady.load(ordering: .acquiring)
+        if announces { notify { try notifier.reloading() } }
+        defer { if announces { notify { try notifier.ready() } } }
+        var warnings: [String] = []
+        let new: Configuration
+        do throws(ConfigurationError) {
+            new = try configurationSource.load { warnings.append($0) }
+        } catch {
+            logger.error("reload (\(caller)) failed; keeping the running configuration:\n\(error.description)")
+            return .failure(error.description)
+        }
+        for warning in warnings { logger.warning("\(warning)") }
+        // Lights first: they may look host names up; if they can't take the new entries, nothing changes.
+        do throws(LightShowError) {
+            try lights.reconfigure(new)
+        } catch {
+            logger.error("reload (\(caller)) failed; keeping the running configuration: \(error.message)")
+            return .failure(error.message)
+        }
+        let plan = adopt(new)
+        if plan.controlWaitsForRestart {
+            logger.warning("[control] changes take effect when the daemon restarts")
+        }
+        logger.info("reloaded (\(caller))\(plan.restartsInput ? "; reopening \(new.input.source)" : "")")
+        return .success([
+            "config": .string(configurationSource.file ?? "(built-in defaults)"),
+            "input_restarted": .bool(plan.restartsInput),
+            "warnings": .array(warnings.map { .string($0) }),
+        ])
+    }
+
+    private func setBandNow(_ band: Band, lower: Double?, upper: Double?) -> ControlReply {
+        var new = state.configuration
+        let problems = BandRangeEdit.apply(band, lower: lower, upper: upper, to: &new.bands)
+        guard problems.isEmpty else { return .failure(problems.joined(separator: "; ")) }
+        _ = adopt(new)
+        let range = new.bands[band].range
+        logger.info("set-band: \(band.rawValue) \(range.lower.compact)–\(range.upper.compact) Hz")
+        return .success(["band": .string(band.rawValue), "lower": .number(range.lower), "upper": .number(range.upper)])
+    }
+
+    /// Makes `new` the running configuration and carries out what the change from the old one takes.
+    private func adopt(_ new: Configuration) -> ReloadPlan {
+        let old = state.replaceConfiguration(with: new)
+        let plan = ReloadPlan(from: old, to: new)
+        if plan.publishesScene { publishScene(new) }
+        supervisor.adopt(new, restart: plan.restartsInput)
+        return plan
+    }
+}
