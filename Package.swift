@@ -44,12 +44,13 @@ let package = Package(
 
         // Pure core: maths, models, state machine, layout, scene. No I/O.
         .target(name: "LightShowCore", swiftSettings: strict),
-        // The one home of OS idioms: threads, locks, fd reads, writes and syncs, poll, wake-ups, errno, socket addresses.
+        // The one home of OS idioms: threads, locks, fd reads, writes and syncs, poll, wake-ups, errno, socket addresses,
+        // accepting connections, waiting for a child process.
         .target(name: "LightShowSystem", dependencies: ["LightShowCore", "CSyncFS"], swiftSettings: strict),
         // TOML → validated Configuration.
         .target(
             name: "LightShowConfig",
-            dependencies: ["LightShowCore", .product(name: "TOMLKit", package: "TOMLKit")],
+            dependencies: ["LightShowCore", "LightShowSystem", .product(name: "TOMLKit", package: "TOMLKit")],
             swiftSettings: strict
         ),
         // FFTW plans and spectrum → band energies → levels.
@@ -67,7 +68,7 @@ let package = Package(
             swiftSettings: strict
         ),
         // Framebuffer, rasterizer, PNG and terminal encoders.
-        .target(name: "LightShowRender", dependencies: ["LightShowCore", "CLibDeflate", "CFreeType"], swiftSettings: strict),
+        .target(name: "LightShowRender", dependencies: ["LightShowCore", "LightShowSystem", "CLibDeflate", "CFreeType"], swiftSettings: strict),
         // The interactive viewer's terminal: raw keys, alternate screen, signals, the watch loop.
         // A module of its own because it owns process-wide state (termios, signal handlers) the pure encoder must not.
         .target(name: "LightShowTerminal", dependencies: ["LightShowCore", "LightShowSystem", "LightShowRender", "CTimerFD"], swiftSettings: strict),
@@ -125,7 +126,7 @@ let package = Package(
         // Helpers shared by the test targets: signal generators, temp dirs, running the real executable.
         .target(name: "TestSupport", dependencies: ["LightShowCore", "LightShowSystem", "CPNG"], path: "Tests/TestSupport"),
         .testTarget(name: "LightShowCoreTests", dependencies: ["LightShowCore", "TestSupport"]),
-        .testTarget(name: "LightShowSystemTests", dependencies: ["LightShowSystem"]),
+        .testTarget(name: "LightShowSystemTests", dependencies: ["LightShowSystem", "LightShowCore"]),
         .testTarget(name: "LightShowConfigTests", dependencies: ["LightShowConfig", "LightShowSystem", "TestSupport"]),
         .testTarget(name: "LightShowAnalysisTests", dependencies: ["LightShowAnalysis", "TestSupport"]),
         .testTarget(name: "LightShowAudioTests", dependencies: ["LightShowAudio", "LightShowAnalysis", "LightShowSystem", "TestSupport"]),
