@@ -3,7 +3,7 @@ import CTimerFD
 import Glibc
 #endif
 import LightShowSystem
-public import LightShowCore
+import LightShowCore
 
 /// A one-shot deadline on the monotonic clock that another thread can sleep on (`poll` on `descriptor`):
 /// setting or clearing it is one system call and wakes nobody, so the thread drawing frames can leave the viewer a

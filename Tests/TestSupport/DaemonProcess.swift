@@ -22,7 +22,9 @@ public final class DaemonProcess: @unchecked Sendable {
         let command = launcher([LightshowProcess.executableURL.path, "daemon"] + arguments
             + (arguments.contains("--fps") ? [] : ["--fps", "20"]))
         let logPath = directory.file("daemon.log")
-        FileManager.default.createFile(atPath: logPath, contents: nil)
+        guard FileManager.default.createFile(atPath: logPath, contents: nil) else {
+            throw ExternalTool.Failure(description: "cannot create \(logPath)")
+        }
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         process = try Launch.start(
             command, environment: ["RUNTIME_DIRECTORY": directory.path].merging(environment) { $1 },
