@@ -21,26 +21,26 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
     ],
     targets: [
-        // C libraries, each behind a system-library target.
-        .systemLibrary(name: "CFFTW", pkgConfig: "fftw3f", providers: [.apt(["libfftw3-dev"])]),
-        .systemLibrary(name: "CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
-        .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
-        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // C libraries, each behind a system-library target, grouped under Sources/C.
+        .systemLibrary(name: "CFFTW", path: "Sources/C/CFFTW", pkgConfig: "fftw3f", providers: [.apt(["libfftw3-dev"])]),
+        .systemLibrary(name: "CSndfile", path: "Sources/C/CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
+        .systemLibrary(name: "CALSA", path: "Sources/C/CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+        .systemLibrary(name: "CZlib", path: "Sources/C/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // libdeflate's SIMD Adler-32 and CRC-32, for the PNG encoder. Linked from its static archive (the module map
         // links ":libdeflate.a"), so the binary needs no libdeflate0 where it is installed.
-        .systemLibrary(name: "CLibDeflate", providers: [.apt(["libdeflate-dev"])]),
+        .systemLibrary(name: "CLibDeflate", path: "Sources/C/CLibDeflate", providers: [.apt(["libdeflate-dev"])]),
         // glibc's timerfd, for the viewer's one-shot deadlines.
-        .systemLibrary(name: "CTimerFD"),
+        .systemLibrary(name: "CTimerFD", path: "Sources/C/CTimerFD"),
         // glibc's syncfs, for making a recording durable.
-        .systemLibrary(name: "CSyncFS"),
-        .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+        .systemLibrary(name: "CSyncFS", path: "Sources/C/CSyncFS"),
+        .systemLibrary(name: "CFreeType", path: "Sources/C/CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         // libpng's simplified read API: the tests' independent PNG decoder.
-        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CPNG", path: "Sources/C/CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         // libpulse's asynchronous API: native capture from PulseAudio and pipewire-pulse. Headers only: the library is
         // opened at run time (PulseLibrary), so no pkg-config, which would link it.
-        .systemLibrary(name: "CPulse", providers: [.apt(["libpulse-dev"])]),
+        .systemLibrary(name: "CPulse", path: "Sources/C/CPulse", providers: [.apt(["libpulse-dev"])]),
         // sd-bus: the session bus, for MPRIS players.
-        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        .systemLibrary(name: "CSystemd", path: "Sources/C/CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
 
         // Pure core: maths, models, state machine, layout, scene. No I/O.
         .target(name: "LightShowCore", swiftSettings: strict),
