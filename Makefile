@@ -16,6 +16,7 @@ TEST_PACKAGES := $(BUILD_PACKAGES) libpng-dev util-linux mount e2fsprogs sox als
 BENCH_PACKAGES := $(TEST_PACKAGES) cava ffmpeg python3
 
 .PHONY: all deps deps-test deps-bench build release man run test test-tag check-units check-install bench completions install uninstall clean fuzz soak
+.PHONY: test-unit check-warnings
 
 all: build
 
@@ -53,11 +54,26 @@ run: release
 
 test: deps-test
 	$(SWIFT) build --build-tests
+	scripts/check-warnings.sh
+	scripts/check-os-idioms.sh
 	scripts/check-units.sh .build/debug/lightshow
 	scripts/check-install.sh
 	# One test at a time: many tests drive real processes (PulseAudio, MPD, tmux, the daemon) against deadlines,
 	# and on a 2-core machine running them all at once starves those processes.
 	$(SWIFT) test --skip-build --no-parallel
+
+# Quick feedback: the tests that start no outside process (scripts/unit-test-skips.sh says which do), in parallel.
+test-unit: deps
+	$(SWIFT) build --build-tests
+	scripts/check-warnings.sh debug
+	scripts/check-os-idioms.sh
+	$(SWIFT) test --skip-build --parallel --skip "$$(scripts/unit-test-skips.sh)"
+
+# No compiler warning in our sources, in the debug build (with the tests) and the release build.
+check-warnings: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) build -c release --static-swift-stdlib -Xswiftc -cross-module-optimization --product lightshow
+	scripts/check-warnings.sh debug release
 
 # The tests that need one outside component, found by their tags (Tests/TestSupport/TestTags.swift):
 # make test-tag TAG=tmux   (also pulseAudio, mpd). This swift-testing has no tag filter, so the tagged
