@@ -21,6 +21,7 @@ BENCH_PYTHON := .build/bench-python
 BENCH_PYPI := mido==1.3.3 mir_eval==0.8.2
 
 .PHONY: all deps deps-test deps-bench build release man run test test-tag check-units check-install bench completions install uninstall clean fuzz soak
+.PHONY: test-unit check-warnings
 
 all: build
 
@@ -59,11 +60,26 @@ run: release
 
 test: deps-test
 	$(SWIFT) build --build-tests
+	scripts/check-warnings.sh
+	scripts/check-os-idioms.sh
 	scripts/check-units.sh .build/debug/lightshow
 	scripts/check-install.sh
 	# One test at a time: many tests drive real processes (PulseAudio, MPD, tmux, the daemon) against deadlines,
 	# and on a 2-core machine running them all at once starves those processes.
 	$(SWIFT) test --skip-build --no-parallel
+
+# Quick feedback: the tests that start no outside process (scripts/unit-test-skips.sh says which do), in parallel.
+test-unit: deps
+	$(SWIFT) build --build-tests
+	scripts/check-warnings.sh debug
+	scripts/check-os-idioms.sh
+	$(SWIFT) test --skip-build --parallel --skip "$$(scripts/unit-test-skips.sh)"
+
+# No compiler warning in our sources, in the debug build (with the tests) and the release build.
+check-warnings: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) build -c release --static-swift-stdlib -Xswiftc -cross-module-optimization --product lightshow
+	scripts/check-warnings.sh debug release
 
 # The tests that need one outside component, found by their tags (Tests/TestSupport/TestTags.swift):
 # make test-tag TAG=tmux   (also pulseAudio, mpd). This swift-testing has no tag filter, so the tagged

@@ -21,36 +21,36 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
     ],
     targets: [
-        // C libraries, each behind a system-library target.
-        .systemLibrary(name: "CFFTW", pkgConfig: "fftw3f", providers: [.apt(["libfftw3-dev"])]),
-        .systemLibrary(name: "CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
-        .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
-        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // C libraries, each behind a system-library target, grouped under Sources/C.
+        .systemLibrary(name: "CFFTW", path: "Sources/C/CFFTW", pkgConfig: "fftw3f", providers: [.apt(["libfftw3-dev"])]),
+        .systemLibrary(name: "CSndfile", path: "Sources/C/CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
+        .systemLibrary(name: "CALSA", path: "Sources/C/CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+        .systemLibrary(name: "CZlib", path: "Sources/C/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // libdeflate's SIMD Adler-32 and CRC-32, for the PNG encoder. Linked from its static archive (the module map
         // links ":libdeflate.a"), so the binary needs no libdeflate0 where it is installed.
-        .systemLibrary(name: "CLibDeflate", providers: [.apt(["libdeflate-dev"])]),
+        .systemLibrary(name: "CLibDeflate", path: "Sources/C/CLibDeflate", providers: [.apt(["libdeflate-dev"])]),
         // glibc's timerfd, for the viewer's one-shot deadlines.
-        .systemLibrary(name: "CTimerFD"),
+        .systemLibrary(name: "CTimerFD", path: "Sources/C/CTimerFD"),
         // glibc's syncfs, for making a recording durable.
-        .systemLibrary(name: "CSyncFS"),
-        .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+        .systemLibrary(name: "CSyncFS", path: "Sources/C/CSyncFS"),
+        .systemLibrary(name: "CFreeType", path: "Sources/C/CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         // libpng's simplified read API: the tests' independent PNG decoder.
-        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CPNG", path: "Sources/C/CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         // libpulse's asynchronous API: native capture from PulseAudio and pipewire-pulse. Headers only: the library is
         // opened at run time (PulseLibrary), so no pkg-config, which would link it.
-        .systemLibrary(name: "CPulse", providers: [.apt(["libpulse-dev"])]),
+        .systemLibrary(name: "CPulse", path: "Sources/C/CPulse", providers: [.apt(["libpulse-dev"])]),
         // sd-bus: the session bus, for MPRIS players.
-        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        .systemLibrary(name: "CSystemd", path: "Sources/C/CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
 
         // Pure core: maths, models, state machine, layout, scene. No I/O.
         .target(name: "LightShowCore", swiftSettings: strict),
         // The one home of OS idioms: threads, locks, the bounded queue between threads, fd reads, writes and syncs,
-        // poll, wake-ups, errno, socket addresses.
+        // poll, wake-ups, errno, socket addresses, accepting connections, waiting for a child process.
         .target(name: "LightShowSystem", dependencies: ["LightShowCore", "CSyncFS"], swiftSettings: strict),
         // TOML → validated Configuration.
         .target(
             name: "LightShowConfig",
-            dependencies: ["LightShowCore", .product(name: "TOMLKit", package: "TOMLKit")],
+            dependencies: ["LightShowCore", "LightShowSystem", .product(name: "TOMLKit", package: "TOMLKit")],
             swiftSettings: strict
         ),
         // FFTW plans and spectrum → band energies → levels.
@@ -68,7 +68,7 @@ let package = Package(
             swiftSettings: strict
         ),
         // Framebuffer, rasterizer, PNG and terminal encoders.
-        .target(name: "LightShowRender", dependencies: ["LightShowCore", "CLibDeflate", "CFreeType"], swiftSettings: strict),
+        .target(name: "LightShowRender", dependencies: ["LightShowCore", "LightShowSystem", "CLibDeflate", "CFreeType"], swiftSettings: strict),
         // The interactive viewer's terminal: raw keys, alternate screen, signals, the watch loop.
         // A module of its own because it owns process-wide state (termios, signal handlers) the pure encoder must not.
         .target(name: "LightShowTerminal", dependencies: ["LightShowCore", "LightShowSystem", "LightShowRender", "CTimerFD"], swiftSettings: strict),
@@ -135,7 +135,7 @@ let package = Package(
         // Helpers shared by the test targets: signal generators, temp dirs, running the real executable.
         .target(name: "TestSupport", dependencies: ["LightShowCore", "LightShowSystem", "CPNG"], path: "Tests/TestSupport"),
         .testTarget(name: "LightShowCoreTests", dependencies: ["LightShowCore", "TestSupport"]),
-        .testTarget(name: "LightShowSystemTests", dependencies: ["LightShowSystem", "TestSupport"]),
+        .testTarget(name: "LightShowSystemTests", dependencies: ["LightShowSystem", "LightShowCore", "TestSupport"]),
         .testTarget(name: "LightShowConfigTests", dependencies: ["LightShowConfig", "LightShowSystem", "TestSupport"]),
         .testTarget(name: "LightShowAnalysisTests", dependencies: ["LightShowAnalysis", "TestSupport"]),
         .testTarget(name: "LightShowAudioTests", dependencies: ["LightShowAudio", "LightShowAnalysis", "LightShowSystem", "TestSupport"]),

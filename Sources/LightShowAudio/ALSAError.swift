@@ -21,7 +21,7 @@ struct ALSAError: Error, CustomStringConvertible {
     var isOverrun: Bool { code == -EPIPE }
 
     /// Errors that `snd_pcm_recover` clears: overrun, suspend, an interrupted call.
-    var isRecoverable: Bool { code == -EPIPE || code == -ESTRPIPE || code == -EINTR }
+    var isRecoverable: Bool { code == -EPIPE || code == -ESTRPIPE || code == -EINTR }  // os-idiom: ALSA's result, not errno
 
     /// Open errors that mean the name matches no device, rather than a device that is busy or broken.
     var isUnknownDevice: Bool { code == -ENOENT || code == -ENODEV || code == -ENXIO || code == -EINVAL }

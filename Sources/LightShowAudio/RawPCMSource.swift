@@ -135,13 +135,16 @@ public final class RawPCMSource: AudioSource {
             func drain() throws(LightShowError) -> Drained {
                 var total = 0
                 while true {
-                    let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, readBytes) }
-                    if count < 0 {
-                        if errno == EINTR { continue }
-                        if errno == EAGAIN { return .bytes(total) }
-                        throw LightShowError("input \(spec): read failed: \(String(cString: strerror(errno)))", exitStatus: .ioError)
+                    let count: Int
+                    do throws(SystemCallError) {
+                        switch try FileDescriptorIO.read(fd, into: &buffer) {
+                        case .bytes(let read): count = read
+                        case .wouldBlock: return .bytes(total)
+                        case .endOfFile: return .finished
+                        }
+                    } catch {
+                        throw LightShowError("input \(spec): read failed: \(String(cString: strerror(error.code)))", exitStatus: .ioError)
                     }
-                    if count == 0 { return .finished }
                     total += count
                     let now = MonotonicClock.now()
                     let samples = buffer.withUnsafeBytes { decoder.decode(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }

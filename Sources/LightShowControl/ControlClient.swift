@@ -69,18 +69,14 @@ public final class ControlClient {
         }
     }
 
-    /// Writes raw bytes (tests use this for malformed lines).
+    /// Writes raw bytes (tests use this for malformed lines), within the timeout.
     public func send(_ bytes: [UInt8]) throws(SystemCallError) {
-        var offset = 0
-        while offset < bytes.count {
-            let count = bytes.withUnsafeBytes { raw in
-                Glibc.send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
-            }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw SystemCallError("write \(path)")
-            }
-            offset += count
+        // The socket's send timeout makes a full socket answer EAGAIN; the deadline bounds the wait that follows.
+        let deadline = timeoutSeconds > 0 ? MonotonicClock.now() &+ UInt64(min(timeoutSeconds, 1e9) * 1e9) : nil
+        switch try FileDescriptorIO.writeAll(fd, bytes, kind: .socket, deadline: deadline) {
+        case .complete: return
+        case .closed: throw SystemCallError("write \(path)", code: EPIPE)
+        case .timedOut, .interrupted: throw SystemCallError("write \(path): no room in time", code: EAGAIN)
         }
     }
 
@@ -110,14 +106,18 @@ public final class ControlClient {
                 Self.setTimeout(fd, max(0.001, Double(deadline - now) / 1e9))
             }
             var chunk = [UInt8](repeating: 0, count: 65_536)
-            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if count < 0 {
-                let code = errno
-                if code == EINTR { continue }
-                throw SystemCallError(code == EAGAIN ? "read \(path): no reply in time" : "read \(path)", code: code)
+            let outcome: FileDescriptorIO.ReadOutcome
+            do throws(SystemCallError) {
+                outcome = try FileDescriptorIO.read(fd, into: &chunk)
+            } catch {
+                throw SystemCallError("read \(path)", code: error.code)
             }
-            if count == 0 { return nil }
-            buffer += chunk[0..<count]
+            switch outcome {
+            case .bytes(let count): buffer += chunk[0..<count]
+            case .endOfFile: return nil
+            // The socket's receive timeout.
+            case .wouldBlock: throw SystemCallError("read \(path): no reply in time", code: EAGAIN)
+            }
             // A daemon's lines are short; one without end is a broken or hostile peer, not a reason to grow.
             guard buffer.count <= Self.maximumLineBytes || buffer.contains(UInt8(ascii: "\n")) else {
                 throw SystemCallError("read \(path): line longer than \(Self.maximumLineBytes) bytes", code: EPROTO)

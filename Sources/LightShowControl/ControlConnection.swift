@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import LightShowCore
+import LightShowSystem
 
 /// One client of the control socket, owned by the event loop thread.
 final class ControlConnection {
@@ -68,20 +69,19 @@ final class ControlConnection {
     /// and a last line without its newline still counts.
     func readAvailable(chunk: inout [UInt8]) -> Bool {
         for _ in 0..<4 {  // bounded, so one busy client can't starve the others
-            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if count > 0 {
+            switch try? FileDescriptorIO.read(fd, into: &chunk) {
+            case .bytes(let count):
                 input += chunk[0..<count]
                 if count < chunk.count { return true }
-                continue
-            }
-            if count == 0 {
+            case .endOfFile:
                 inputEnded = true
                 if !input.isEmpty && input.last != UInt8(ascii: "\n") { input.append(UInt8(ascii: "\n")) }
                 return true
+            case .wouldBlock:
+                return true
+            case nil:
+                return false
             }
-            let code = errno
-            if code == EINTR { continue }
-            return code == EAGAIN || code == EWOULDBLOCK
         }
         return true
     }
@@ -89,17 +89,12 @@ final class ControlConnection {
     /// Writes as much pending output as the socket takes. Returns false once the client is gone.
     func flush() -> Bool {
         while outputOffset < output.count {
-            let count = output.withUnsafeBytes { raw in
-                send(fd, raw.baseAddress! + outputOffset, raw.count - outputOffset, Int32(MSG_NOSIGNAL))
+            let outcome = output.withUnsafeBytes { raw in
+                try? FileDescriptorIO.writeSome(fd, UnsafeRawBufferPointer(rebasing: raw[outputOffset...]), kind: .socket)
             }
-            if count > 0 {
-                outputOffset += count
-                lastActivity = MonotonicClock.seconds()
-                continue
-            }
-            let code = errno
-            if count < 0 && code == EINTR { continue }
-            return count < 0 && (code == EAGAIN || code == EWOULDBLOCK)
+            guard case .wrote(let count) = outcome else { return outcome == .wouldBlock }
+            outputOffset += count
+            lastActivity = MonotonicClock.seconds()
         }
         output.removeAll(keepingCapacity: output.capacity <= 1 << 20)
         outputOffset = 0

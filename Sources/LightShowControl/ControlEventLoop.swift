@@ -42,8 +42,7 @@ final class ControlEventLoop<Handler: ControlCommandHandler> {
                 // nothing wanted closes the connection below, so it can't spin the loop.
                 fds.append(pollfd(fd: connection.fd, events: events, revents: 0))
             }
-            let ready = poll(&fds, nfds_t(fds.count), timeout(now: now))
-            if ready < 0 && errno != EINTR { break }
+            guard Poll.wait(&fds, count: fds.count, timeout: timeout(now: now)) >= 0 else { break }
 
             if fds[0].revents != 0 { server.wakeup.consume() }
             guard takeInbox() else { break }
@@ -97,9 +96,9 @@ final class ControlEventLoop<Handler: ControlCommandHandler> {
         return true
     }
 
-    /// Milliseconds until a subscriber is next due a waiting frame (at once for a scene it hasn't had), or -1 to
+    /// How long until a subscriber is next due a waiting frame (at once for a scene it hasn't had), or nil to
     /// sleep until woken.
-    private func timeout(now: Double) -> Int32 {
+    private func timeout(now: Double) -> Duration? {
         var soonest = Double.infinity
         if let frame {
             for connection in connections.values {
@@ -119,26 +118,26 @@ final class ControlEventLoop<Handler: ControlCommandHandler> {
         for connection in connections.values {
             if let due = connection.idleDeadline(after: options.idleSeconds) { soonest = min(soonest, due - now) }
         }
-        guard soonest.isFinite else { return -1 }
-        return Int32(clamping: Int(saturating: max(0, (soonest * 1000).rounded(.up))))
+        guard soonest.isFinite else { return nil }
+        return .milliseconds(Int64(saturating: max(0, (soonest * 1000).rounded(.up))))
     }
 
     // MARK: - Clients
 
     private func acceptClients() {
         while true {
-            let fd = accept(server.listener.fd, nil, nil)
-            if fd < 0 {
-                let code = errno
-                if code == EINTR || code == ECONNABORTED { continue }
-                if code == EMFILE || code == ENFILE || code == ENOBUFS || code == ENOMEM { acceptPausedUntil = Self.now() + 0.1 }
+            let fd: Int32
+            do throws(SystemCallError) {
+                guard let accepted = try ListeningSocket.accept(server.listener.fd) else { return }
+                fd = accepted
+            } catch {
+                if [EMFILE, ENFILE, ENOBUFS, ENOMEM].contains(error.code) { acceptPausedUntil = Self.now() + 0.1 }
                 return
             }
-            // accept4 is not visible from Swift's Glibc module; set the flags right after.
-            makeNonBlocking(fd)
             guard connections.count < options.maxClients else {
                 let refusal = ControlRequest.replyLine(id: .null, .failure("too many clients (limit \(options.maxClients))"))
-                _ = refusal.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                // One try: a client that takes nothing now is refused all the same.
+                _ = refusal.withUnsafeBytes { try? FileDescriptorIO.writeSome(fd, $0, kind: .socket) }
                 close(fd)
                 continue
             }

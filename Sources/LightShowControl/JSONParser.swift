@@ -1,6 +1,17 @@
 import LightShowCore
 
 /// Parses one JSON text from UTF-8 bytes, with a nesting limit so a hostile line can't exhaust the stack.
+///
+/// Why not FoundationEssentials' `JSONDecoder` (which the binary links anyway): measured against it in one release
+/// build (static stdlib, 200,000 typical control lines such as `{"id":2,"cmd":"set-band","band":"bass",…}`, two runs
+/// on a loaded 2-core machine), this parser
+/// - refuses a duplicate key, which the control protocol needs (`{"cmd":"status","cmd":"stop"}` must not run
+///   either); `JSONDecoder` silently keeps the first `cmd`, into a struct and into a generic value alike;
+/// - refuses nesting past 64 levels with the byte where it happened; `JSONDecoder` takes 100 levels and reports
+///   only "The given data was not valid JSON." for 10,000, with no position for the client's error line;
+/// - is faster: 5.4-6.2 µs a line against 8.5-10.3 µs decoding into a struct and 21-26 µs into a generic value
+///   (the protocol's commands take free-form arguments, so a generic value is what would be decoded);
+/// - keeps resident memory lower: 8.5-8.7 MB after the run against 9.1-9.2 MB with `JSONDecoder`'s code paged in.
 struct JSONParser {
     struct Failure: Error, Equatable, CustomStringConvertible {
         var offset: Int
@@ -153,10 +164,20 @@ struct JSONParser {
         }
     }
 
+    /// Exactly four hex digits: `UInt32(_:radix:)` would also take a sign (`\u+041`).
     private mutating func hex4() throws(Failure) -> UInt32 {
-        guard position + 4 <= bytes.count,
-              let value = UInt32(String(decoding: bytes[position..<position + 4], as: UTF8.self), radix: 16)
-        else { throw failure("four hex digits") }
+        guard position + 4 <= bytes.count else { throw failure("four hex digits") }
+        var value: UInt32 = 0
+        for byte in bytes[position..<position + 4] {
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: throw failure("four hex digits")
+            }
+            value = value << 4 | UInt32(digit)
+        }
         position += 4
         return value
     }

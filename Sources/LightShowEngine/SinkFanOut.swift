@@ -1,4 +1,4 @@
-public import LightShowCore
+import LightShowCore
 
 /// The engine's sinks as one: each call goes to every sink in order. A sink that throws ends the show (a
 /// recording that can't write, a closed stdout); the ones before it have had the frame.

@@ -1,7 +1,7 @@
 import CSyncFS
 
 #if canImport(Glibc)
-public import Glibc
+import Glibc
 #endif
 
 /// Makes what was written into a directory durable at the end of a piece of work, and hears about write-back

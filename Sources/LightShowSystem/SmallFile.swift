@@ -15,7 +15,7 @@ public struct SmallFile: Sendable {
     /// The contents, or nil when the file doesn't exist. A symlink (unless `followingSymlinks`), a non-regular
     /// file (a fifo, a device) or one larger than `limit` bytes is an error.
     public func read(limit: Int, followingSymlinks: Bool = false) throws(SystemCallError) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | (followingSymlinks ? 0 : O_NOFOLLOW))
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | (followingSymlinks ? 0 : O_NOFOLLOW))
         if fd < 0 {
             if errno == ENOENT { return nil }
             throw SystemCallError("open \(path)")
@@ -24,19 +24,9 @@ public struct SmallFile: Sendable {
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw SystemCallError("stat \(path)") }
         guard info.st_mode & S_IFMT == S_IFREG else { throw SystemCallError("read \(path) (not a regular file)", code: EINVAL) }
-        var buffer = [UInt8](repeating: 0, count: limit + 1)
-        var total = 0
-        while total < buffer.count {
-            let outcome = buffer.withUnsafeMutableBytes { raw in
-                Result { () throws(SystemCallError) in
-                    try FileDescriptorIO.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: raw[total...]))
-                }
-            }
-            guard case .bytes(let count) = try outcome.get() else { break }
-            total += count
-        }
-        guard total <= limit else { throw SystemCallError("read \(path)", code: EFBIG) }
-        return Array(buffer.prefix(total))
+        let bytes = try FileDescriptorIO.readToEnd(fd, limit: limit)
+        guard bytes.count <= limit else { throw SystemCallError("read \(path)", code: EFBIG) }
+        return bytes
     }
 
     /// Creates the file holding `contents` unless something is already there (then false). It is written under a

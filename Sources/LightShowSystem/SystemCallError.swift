@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-public import Glibc
+import Glibc
 #endif
 
 /// A failed system call, with the call and `strerror` text, e.g. `bind /run/x.sock: Address already in use`.

@@ -2,7 +2,8 @@ import CTimerFD
 #if canImport(Glibc)
 import Glibc
 #endif
-public import LightShowCore
+import LightShowSystem
+import LightShowCore
 
 /// A one-shot deadline on the monotonic clock that another thread can sleep on (`poll` on `descriptor`):
 /// setting or clearing it is one system call and wakes nobody, so the thread drawing frames can leave the viewer a
@@ -33,8 +34,9 @@ final class DeadlineTimer: Sendable {
 
     /// Clears a firing, so `descriptor` stops being readable.
     func consume() {
-        var expirations: UInt64 = 0
-        _ = read(descriptor, &expirations, MemoryLayout<UInt64>.size)
+        var expirations = [UInt8](repeating: 0, count: MemoryLayout<UInt64>.size)
+        // Not fired (EAGAIN) or failed: either way there is nothing to clear.
+        _ = try? FileDescriptorIO.read(descriptor, into: &expirations)
     }
 
     private func set(_ deadline: UInt64) {

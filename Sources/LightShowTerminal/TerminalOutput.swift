@@ -24,27 +24,13 @@ final class TerminalOutput: Sendable {
     /// A terminal takes a frame in parts (about 10 KB at a time from a pseudo-terminal) and drains within a
     /// millisecond or so; a short wait for the rest costs far less than handing it to another thread.
     func write(_ bytes: UnsafeRawBufferPointer, patience: UInt64) -> Int {
-        guard descriptor >= 0, let base = bytes.baseAddress else { return 0 }
-        let deadline = MonotonicClock.now() + patience
-        var offset = 0
-        while offset < bytes.count {
-            let written = Glibc.write(descriptor, base + offset, bytes.count - offset)
-            if written > 0 {
-                offset += written
-                if offset == bytes.count { break }
-            } else if written < 0 && errno == EINTR {
-                continue
-            } else if written == 0 || errno != EAGAIN {
-                break
-            }
-            // Full for now (a short write says so too): wait for room rather than try again at once.
-            let now = MonotonicClock.now()
-            guard now < deadline else { break }
-            var room = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-            let milliseconds = Int32((deadline - now + 999_999) / 1_000_000)
-            if poll(&room, 1, milliseconds) <= 0 { break }
+        guard descriptor >= 0 else { return 0 }
+        // A terminal that fails (gone) takes nothing more: what it took before is not known, and the frame is lost.
+        switch try? FileDescriptorIO.writeAll(descriptor, bytes, deadline: MonotonicClock.now() &+ patience) {
+        case .complete: return bytes.count
+        case .closed(let written), .timedOut(let written), .interrupted(let written): return written
+        case nil: return 0
         }
-        return offset
     }
 
     /// Writes all of `bytes`, however long the terminal takes, unless it takes nothing for `stall` nanoseconds or

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LightShowSystem
 public import LightShowCore
 
 /// The screen's size in cells, and a cell's height over its width (from the pixel sizes when the terminal
@@ -148,8 +149,8 @@ public final class TerminalSession: @unchecked Sendable {
     /// Bytes typed so far (after `poll` said there are some); empty at end of input.
     public func readKeys() -> [UInt8] {
         var buffer = [UInt8](repeating: 0, count: 256)
-        let count = buffer.withUnsafeMutableBytes { Glibc.read(input, $0.baseAddress, $0.count) }
-        return count > 0 ? Array(buffer[0..<count]) : []
+        guard case .bytes(let count) = try? FileDescriptorIO.read(input, into: &buffer) else { return [] }
+        return Array(buffer[0..<count])
     }
 
     /// Default dispositions for the signals the viewer handled: once it has finished nobody reads the pipe, and
@@ -161,7 +162,7 @@ public final class TerminalSession: @unchecked Sendable {
     /// Wakes the viewer from any thread and makes it return `.inputEnded`: its pipeline has failed for good.
     public func stopViewing() {
         var byte = TerminalSignals.stopRequest
-        _ = Glibc.write(TerminalSignals.pipeWrite, &byte, 1)
+        FileDescriptorIO.writeFromSignalHandler(TerminalSignals.pipeWrite, &byte, 1)
     }
 
     /// Signal numbers delivered since the last call.
@@ -176,8 +177,7 @@ public final class TerminalSession: @unchecked Sendable {
 
     private func readSignals() {
         var buffer = [UInt8](repeating: 0, count: 64)
-        let count = buffer.withUnsafeMutableBytes { Glibc.read(signalDescriptor, $0.baseAddress, $0.count) }
-        guard count > 0 else { return }
+        guard case .bytes(let count) = try? FileDescriptorIO.read(signalDescriptor, into: &buffer) else { return }
         let numbers = buffer[0..<count].map { Int32($0) }
         queued += numbers
         if numbers.contains(where: TerminalSignals.ending.contains) { isEnding = true }

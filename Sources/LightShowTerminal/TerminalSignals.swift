@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LightShowSystem
 
 /// Signals that reach the viewer turn into bytes on a self-pipe, which the viewer's loop polls together with the
 /// keyboard: no work in the handlers but one `write`. Fatal signals restore the terminal from the handler itself
@@ -63,15 +64,15 @@ enum TerminalSignals {
 
 private func forward(_ number: Int32) {
     var byte = UInt8(truncatingIfNeeded: number)
-    let saved = errno
-    _ = write(TerminalSignals.pipeWrite, &byte, 1)
-    errno = saved
+    FileDescriptorIO.writeFromSignalHandler(TerminalSignals.pipeWrite, &byte, 1)
 }
 
 /// One non-blocking try at the terminal and no draining: dying must not wait on a terminal that stopped reading.
 private func dieRestoring(_ number: Int32) {
     if TerminalSignals.hasSavedSettings != 0 {
-        _ = write(TerminalSignals.outputDescriptor, TerminalSignals.restoreBytes.baseAddress, TerminalSignals.restoreBytes.count)
+        FileDescriptorIO.writeFromSignalHandler(
+            TerminalSignals.outputDescriptor, TerminalSignals.restoreBytes.baseAddress, TerminalSignals.restoreBytes.count
+        )
         _ = tcsetattr(0, TCSANOW, TerminalSignals.savedSettings)
     }
     signal(number, SIG_DFL)

@@ -115,7 +115,7 @@ public final class TerminalViewer: @unchecked Sendable {
             for index in descriptors.indices { descriptors[index].revents = 0 }
             // Nothing to do: sleep until a ring, a held frame's deadline, a key or a signal. Signals a write has
             // already taken from the pipe are handled without sleeping.
-            let ready = poll(&descriptors, nfds_t(descriptors.count), session.hasPendingSignals ? 0 : -1)
+            let ready = Poll.wait(&descriptors, count: descriptors.count, timeout: session.hasPendingSignals ? .zero : nil)
             if ready < 0 { continue }
             if descriptors[1].revents != 0 || session.hasPendingSignals {
                 for number in session.pendingSignals() {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import LightShowConfig
 import LightShowCore
+import LightShowSystem
 
 #if canImport(Glibc)
 import Glibc
@@ -61,14 +62,8 @@ struct ConfigProbeCommand: ParsableCommand {
     )
 
     func run() throws {
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while bytes.count <= 2 << 20 {
-            let count = read(0, &chunk, chunk.count)
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
-            bytes += chunk[..<count]
-        }
+        // Bounded like a config file (twice over); a read error parses what came.
+        let bytes = (try? FileDescriptorIO.readToEnd(0, limit: 2 << 20)) ?? []
         _ = ConfigurationLoader.parse(String(decoding: bytes, as: UTF8.self))
     }
 }

@@ -1,4 +1,5 @@
 import LightShowConfig
+import LightShowSystem
 
 #if canImport(Glibc)
 import Glibc
@@ -27,14 +28,8 @@ enum ConfigParserProbe {
             return .survived
         }
         close(pair[1])
-        let bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let sent = bytes.withUnsafeBytes { send(pair[0], $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
-            if sent < 0 && errno == EINTR { continue }
-            guard sent > 0 else { break }  // the child went away; its status says why
-            offset += sent
-        }
+        // A child that went away early stops the write; its status says why.
+        _ = try? FileDescriptorIO.writeAll(pair[0], Array(text.utf8), kind: .socket)
         shutdown(pair[0], Int32(SHUT_WR))
         return verdict(waitingFor: child)
     }
@@ -69,23 +64,10 @@ enum ConfigParserProbe {
     }
 
     private static func verdict(waitingFor pid: pid_t) -> ConfigParserGuard.Verdict {
-        var status: Int32 = 0
-        var waited: UInt64 = 0
-        while true {
-            let result = waitpid(pid, &status, WNOHANG)
-            if result == pid { break }
-            if result < 0 && errno != EINTR { return .survived }  // reaped elsewhere: nothing to judge by
-            if waited >= timeoutNanoseconds {
-                kill(pid, SIGKILL)
-                _ = waitpid(pid, &status, 0)
-                return .crashed("it did not finish within \(timeoutNanoseconds / 1_000_000_000) s")
-            }
-            usleep(2_000)
-            waited += 2_000_000
+        switch ChildProcess.wait(pid, limit: timeoutNanoseconds) {
+        case .exited, .unknown: .survived
+        case .signalled(let signal): .crashed("it crashed with signal \(signal)")
+        case .timedOut: .crashed("it did not finish within \(timeoutNanoseconds / 1_000_000_000) s")
         }
-        // WIFSIGNALED / WTERMSIG, which Swift can't import as macros.
-        let signal = status & 0x7F
-        if signal != 0 && signal != 0x7F { return .crashed("it crashed with signal \(signal)") }
-        return .survived
     }
 }

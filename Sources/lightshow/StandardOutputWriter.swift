@@ -1,10 +1,11 @@
 import LightShowCore
+import LightShowSystem
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Collects output bytes and sends them to fd 1 with write(2): at once for live input (every frame as soon as it
+/// Collects output bytes and sends them to fd 1: at once for live input (every frame as soon as it
 /// is computed), in large batches for offline files (speed).
 /// A reader that went away (EPIPE, e.g. `| head`; `main` ignores SIGPIPE) is not an error: `isClosed` becomes true
 /// and the caller stops.
@@ -30,25 +31,10 @@ final class StandardOutputWriter {
     func flush() throws {
         guard !isClosed, !buffer.isEmpty else { return }
         defer { buffer.removeAll(keepingCapacity: true) }
-        try buffer.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = write(1, bytes.baseAddress! + offset, bytes.count - offset)
-                if written >= 0 {
-                    offset += written
-                    continue
-                }
-                switch errno {
-                case EINTR, EAGAIN:
-                    continue
-                case EPIPE:
-                    isClosed = true
-                    return
-                case let code:
-                    let reason = String(cString: strerror(code))
-                    throw LightShowError("writing standard output: \(reason)", exitStatus: .ioError)
-                }
-            }
+        do throws(SystemCallError) {
+            if case .closed = try FileDescriptorIO.writeAll(1, buffer) { isClosed = true }
+        } catch {
+            throw LightShowError("writing standard output: \(String(cString: strerror(error.code)))", exitStatus: .ioError)
         }
     }
 }

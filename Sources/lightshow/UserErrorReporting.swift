@@ -1,5 +1,6 @@
 import ArgumentParser
 import LightShowCore
+import LightShowSystem
 
 #if canImport(Glibc)
 import Glibc
@@ -22,15 +23,7 @@ func reportingUserErrors<T>(_ body: () async throws -> T) async throws -> T {
 func printError(_ line: String) {
     var text = line
     if !text.hasSuffix("\n") { text += "\n" }
-    var bytes = Array(text.utf8)
-    // write(2) rather than stdio: no shared FILE state, and unbuffered like stderr should be.
-    bytes.withUnsafeMutableBytes { buffer in
-        var offset = 0
-        while offset < buffer.count {
-            let written = write(2, buffer.baseAddress! + offset, buffer.count - offset)
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { return }
-            offset += written
-        }
-    }
+    // Straight to the descriptor rather than stdio: no shared FILE state, and unbuffered like stderr should be.
+    // Nothing is left to tell of a failure to write to standard error.
+    _ = try? FileDescriptorIO.writeAll(2, Array(text.utf8))
 }

@@ -114,7 +114,7 @@ struct WatchCommand: AsyncParsableCommand {
         }
         defer { subscription?.close() }
         let viewer = try TerminalViewer(session: session, feed: feed, options: options)
-        let outcome = try await runOnOwnThread {
+        let outcome = try await DedicatedThread.run(name: "ls-watch") {
             let outcome = viewer.run()
             // The terminal is restored; die by the signal as the shell expects (exit status 128+n). From this thread,
             // which unblocked the signals, because the pool's threads block them.
@@ -156,17 +156,6 @@ struct WatchCommand: AsyncParsableCommand {
                 "\(error.description)\nno capture device opened: try `lightshow watch --input demo` or a file (`--input song.flac`)",
                 exitStatus: error.exitStatus
             )
-        }
-    }
-}
-
-/// Runs blocking `body` on a dedicated thread (never the cooperative pool) and resumes with its result.
-private func runOnOwnThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        do {
-            try DedicatedThread.start(name: "ls-watch") { continuation.resume(returning: body()) }
-        } catch {
-            continuation.resume(throwing: error)
         }
     }
 }

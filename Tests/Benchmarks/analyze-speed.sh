@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Benchmark: `lightshow analyze` of a 3-minute 44.1 kHz stereo WAV, on one core, against `sox FILE -n stat`
-# reading the same file in the same run. Target (DESIGN.md §10): analyze at ≥ 1000× real time.
+# reading the same file in the same run. Target: analyze at ≥ 1000× real time.
 set -euo pipefail
 
 BIN=${LIGHTSHOW_BIN:-.build/release/lightshow}

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmark: live analysis side by side with cava (DESIGN.md §10, issue 3).
+# Benchmark: live analysis side by side with cava (issue 3).
 # One real-time-paced 44.1 kHz s16 stereo signal (silence with tone bursts in each band) is written at the same
 # moment into two fifos: one read by cava (fifo input, raw ascii output, 3 bars, 60 fps, its own config file), the
 # other by `lightshow analyze --input fifo:… --format ascii --fps 60`. Every output line is timestamped on arrival.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmark: CPU while stopped and silent (DESIGN.md §6, issue 5). The same real-time-paced 44.1 kHz s16 stereo
+# Benchmark: CPU while stopped and silent (README, "Playing, paused, stopped"; issue 5). The same real-time-paced 44.1 kHz s16 stereo
 # digital silence is written at the same moment into three fifos, read by
 #   - `lightshow analyze --input fifo:… --format ascii --fps 60` (idle_after 10 s: it stops, fades, then sleeps),
 #   - `lightshow daemon --input fifo:…` (the same, plus its control socket and STATUS= pushed on change),

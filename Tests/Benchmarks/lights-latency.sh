@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmark: network lights (DESIGN.md §11, issue 15), all on 127.0.0.1 with a DDP receiver written here
+# Benchmark: network lights (README, "Real lights"; issue 15), all on 127.0.0.1 with a DDP receiver written here
 # (WLED has no Debian package). It drives the real executable through its hidden `lightshow lights measure`,
 # which feeds numbered frames (bass level (i mod 255 + 1)/255) to the configured outputs at a steady rate and
 # prints when it handed each one over (CLOCK_MONOTONIC, the clock Python's time.monotonic_ns reads too).

@@ -77,7 +77,7 @@ import TestSupport
         }
         let stopper = Task {
             // End the stream once the subscriber has been connected for a while.
-            _ = await Self.eventually { server.connectionCounts.subscribers == 1 }
+            _ = await Wait.until(within: 10) { server.connectionCounts.subscribers == 1 }
             try? await Task.sleep(for: .milliseconds(500))
             server.shutdown()
         }
@@ -108,14 +108,5 @@ import TestSupport
         let result = try await LightshowProcess.runDetached(["ctl", "--socket", dir.file("none.sock"), "status"])
         #expect(result.status == 66)
         #expect(result.stderr.hasPrefix("lightshow: no lightshow daemon is listening on \(dir.file("none.sock"))"))
-    }
-
-    static func eventually(timeout: Double = 10, _ condition: () -> Bool) async -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        return condition()
     }
 }

@@ -1,3 +1,4 @@
+import LightShowSystem
 import Foundation
 import LightShowControl
 import Testing
@@ -253,7 +254,8 @@ final class FifoFeeder: @unchecked Sendable {
         Thread.detachNewThread { [self] in
             while !lock.withLock({ stopped }) {
                 if feeding {
-                    chunk.withUnsafeBytes { _ = write(fd, $0.baseAddress, $0.count) }
+                    // A daemon that stopped reading makes this feeder wait; the test's end ends it.
+                    _ = try? FileDescriptorIO.writeAll(fd, [UInt8](chunk))
                 }
                 usleep(10_000)  // pacing the tone in real time, not synchronisation
             }

@@ -1,5 +1,6 @@
 import Foundation
 import LightShowControl
+import LightShowSystem
 import Testing
 import TestSupport
 
@@ -149,7 +150,12 @@ import Glibc
         // Within the idle time (plus the loop's own slack) every squatter is closed and status works again.
         #expect(await OffPool.until(timeout: 10) { (try? Self.status(daemon)["ok"]) == true })
         // Closed by the server: end of stream, or a reset when it closed with bytes of ours still unread.
-        for squatter in squatters { #expect((try? squatter.readLine()).map { $0 == nil } ?? true, "closed by the server") }
+        for squatter in squatters {
+            switch Result(catching: { () throws(SystemCallError) in try squatter.readLine() }) {
+            case .success(let line): #expect(line == nil, "closed by the server, yet a line came")
+            case .failure(let error): #expect(error.code == ECONNRESET, "closed by the server: \(error)")
+            }
+        }
     }
 
     @Test func aClientFloodingLinesCannotStarveAnotherClientsStatus() async throws {

@@ -6,7 +6,7 @@ import TestSupport
 import Glibc
 #endif
 
-/// Every bad input gets one line naming it, what was expected, and the exit code of DESIGN.md §1.
+/// Every bad input gets one line naming it, what was expected, and the exit code the README lists ("Exit codes").
 @Suite struct InputErrorTests {
     private func analyze(_ input: String, _ extra: [String] = [], environment: [String: String] = [:]) throws -> LightshowProcess.Result {
         try LightshowProcess.run(["analyze", "--input", input] + extra, environment: environment)

@@ -1,3 +1,4 @@
+import LightShowSystem
 import Foundation
 import Testing
 import TestSupport
@@ -249,8 +250,7 @@ import TestSupport
         var total = 0
         // Bounded, in case something reads it after all.
         while total < 64 << 20 {
-            let written = write(fd, spaces, spaces.count)
-            guard written > 0 else { break }
+            guard case .wrote(let written) = spaces.withUnsafeBytes({ try? FileDescriptorIO.writeSome(fd, $0) }) else { break }
             total += written
         }
         return total

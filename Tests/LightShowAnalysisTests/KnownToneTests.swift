@@ -3,7 +3,7 @@ import LightShowCore
 import Testing
 import TestSupport
 
-/// DESIGN.md §2: a steady tone lights its own band and leaves the others dark once settled.
+/// The README's "How the levels are computed": a steady tone lights its own band and leaves the others dark once settled.
 @Suite struct KnownToneTests {
     static let rates = [44_100, 48_000]
 

@@ -43,7 +43,7 @@ import TestSupport
         #expect(try await client.readText() == #"{"id":1,"ok":true,"result":{"state":"paused"}}"#)
         #expect(try await client.readText() == #"{"id":2,"ok":true,"result":{"state":"paused"}}"#)
         #expect(try await client.readLine() == nil)
-        #expect(await eventually { fixture.server.connectionCounts.clients == 0 })
+        #expect(await Wait.until(within: 10) { fixture.server.connectionCounts.clients == 0 })
     }
 
     /// Connection counts are announced when they change (for STATUS=), not on every request.
@@ -55,14 +55,14 @@ import TestSupport
             heard.withLock { $0.append(counts) }
         }
         let client = try await fixture.client()
-        #expect(await eventually { heard.withLock { $0.last.map { $0 == (1, 0) } ?? false } })
+        #expect(await Wait.until(within: 10) { heard.withLock { $0.last.map { $0 == (1, 0) } ?? false } })
         #expect(try await client.request("subscribe")["ok"] == true)
-        #expect(await eventually { heard.withLock { $0.last.map { $0 == (1, 1) } ?? false } })
+        #expect(await Wait.until(within: 10) { heard.withLock { $0.last.map { $0 == (1, 1) } ?? false } })
         let before = heard.withLock { $0.count }
         #expect(try await client.request("status")["ok"] == true)
         #expect(heard.withLock { $0.count } == before)
         await client.close()
-        #expect(await eventually { heard.withLock { $0.last.map { $0 == (0, 0) } ?? false } })
+        #expect(await Wait.until(within: 10) { heard.withLock { $0.last.map { $0 == (0, 0) } ?? false } })
     }
 
     static let malformed: [(String, String)] = [
@@ -146,7 +146,7 @@ import TestSupport
         #expect(try await third.readText() == #"{"id":null,"ok":false,"error":"too many clients (limit 2)"}"#)
         #expect(try await third.readLine() == nil)
         await first.close()
-        #expect(await eventually { fixture.server.connectionCounts.clients == 1 })
+        #expect(await Wait.until(within: 10) { fixture.server.connectionCounts.clients == 1 })
         #expect(try await fixture.client().request("status")["ok"] == true)
     }
 
@@ -194,7 +194,7 @@ import TestSupport
         let subscriber = try await fixture.client()
         let other = try await fixture.client()
         #expect(try await subscriber.request("subscribe")["result"] == ["fps": 30])
-        #expect(await eventually { fixture.server.connectionCounts == (2, 1) })
+        #expect(await Wait.until(within: 10) { fixture.server.connectionCounts == (2, 1) })
         #expect(try await subscriber.readText() == #"{"event":"scene","n":1}"#)
         fixture.server.publishScene(["event": "scene", "n": 2])
         #expect(try await subscriber.readText() == #"{"event":"scene","n":2}"#)

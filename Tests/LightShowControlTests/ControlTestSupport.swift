@@ -117,16 +117,6 @@ final class AsyncClient: @unchecked Sendable {
     }
 }
 
-/// Polls `condition` until it holds or `timeout` passes, without holding a thread of the cooperative pool.
-func eventually(timeout: Double = 10, _ condition: () -> Bool) async -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(5))
-    }
-    return condition()
-}
-
 extension JSONValue {
     /// The `seq` of a test frame event.
     var sequence: Int? { self["seq"]?.numberValue.map { Int($0) } }

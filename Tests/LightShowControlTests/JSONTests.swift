@@ -28,6 +28,18 @@ import Testing
         #expect(throws: JSONParser.Failure.self) { try JSONParser.parse(Array(text.utf8)) }
     }
 
+    /// A `\u` escape is exactly four hex digits: no sign, no fewer, nothing but hex, in either half of a pair.
+    @Test(arguments: [#""\u+041""#, #""\u-041""#, #""\u 041""#, #""\u041""#, #""\u00g1""#, #""\ud83d\u+e00""#, #""\u0x41""#])
+    func aUnicodeEscapeIsFourHexDigits(_ text: String) {
+        #expect(throws: JSONParser.Failure(offset: text.utf8.count > 12 ? 9 : 3, atEnd: false, expected: "four hex digits")) {
+            try JSONParser.parse(Array(text.utf8))
+        }
+    }
+
+    @Test func hexDigitsOfEitherCaseDecode() throws {
+        #expect(try JSONParser.parse(Array(#""\u0041\u00E9\u00e9\uD83D\uDE00""#.utf8)) == "Aéé😀")
+    }
+
     @Test func limitsNesting() {
         let deep = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
         #expect(throws: JSONParser.Failure.self) { try JSONParser.parse(Array(deep.utf8)) }

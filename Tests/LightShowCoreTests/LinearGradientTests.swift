@@ -2,7 +2,7 @@ import LightShowCore
 import Testing
 
 @Suite struct LinearGradientTests {
-    /// Hand-computed from DESIGN §3: (cos θ, sin θ) pushed to the unit square, end = that point, start = its negation,
+    /// Hand-computed by the rule of `LinearGradient.points`: (cos θ, sin θ) pushed to the unit square, end = that point, start = its negation,
     /// then ((x+1)/2, 1 − (y+1)/2).
     @Test(arguments: [
         (0.0, (0.0, 0.5), (1.0, 0.5)),      // left → right

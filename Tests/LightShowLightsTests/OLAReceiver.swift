@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// A real sACN and Art-Net receiver: olad, as its `olad` user, in a private network namespace that this object
-/// creates and deletes (DESIGN.md §11). E1.31 listens on a veth pair (it won't bind to loopback), Art-Net on
+/// creates and deletes (README, "Real lights"). E1.31 listens on a veth pair (it won't bind to loopback), Art-Net on
 /// 127.0.0.1 inside the namespace; OLA universe 1 takes E1.31 universe 1, universe 2 takes Art-Net port
 /// address 2. Nothing here sends outside the namespace.
 final class OLAReceiver: @unchecked Sendable {

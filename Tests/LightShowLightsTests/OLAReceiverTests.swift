@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// sACN and Art-Net from the real `lightshow` executable, run inside the namespace, at a real OLA (DESIGN.md §11).
+/// sACN and Art-Net from the real `lightshow` executable, run inside the namespace, at a real OLA (README, "Real lights").
 @Suite(.tags(.ola), .enabled(if: OLAReceiver.isUsable, "needs root, iproute2, ola and ola-python"))
 struct OLAReceiverTests {
     /// Universe 1 by sACN multicast out of the veth, universe 2 by Art-Net to 127.0.0.1 (port address 2).

@@ -1,7 +1,7 @@
 import Testing
 @testable import LightShowLights
 
-/// Each builder against DESIGN.md §11, with the expected bytes written out field by field.
+/// Each builder against its standard (DDP, ANSI E1.31-2018, Art-Net 4), with the expected bytes written out field by field.
 @Suite struct PacketGoldenTests {
     @Test func ddpSinglePacketFrame() {
         let packets = DDPPacket.frame([0xFF, 0x00, 0x10, 0x01, 0x02, 0x03], offset: 30, sequence: 5)

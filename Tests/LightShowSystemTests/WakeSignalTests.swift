@@ -5,7 +5,7 @@ import Testing
 @Suite struct WakeSignalTests {
     private func isReadable(_ signal: WakeSignal) -> Bool {
         var poller = pollfd(fd: signal.readFD, events: Int16(POLLIN), revents: 0)
-        return poll(&poller, 1, 0) == 1
+        return poll(&poller, 1, 0) == 1  // os-idiom: the raw call, independent of the code tested
     }
 
     /// A thread sleeps on the descriptor: readable from a signal until it consumes, however many signals came.

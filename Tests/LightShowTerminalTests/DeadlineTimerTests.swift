@@ -1,3 +1,4 @@
+import LightShowSystem
 import Glibc
 import LightShowCore
 @testable import LightShowTerminal
@@ -7,7 +8,7 @@ import Testing
     /// Readable within `milliseconds`.
     private func fires(_ timer: DeadlineTimer, within milliseconds: Int32) -> Bool {
         var poller = pollfd(fd: timer.descriptor, events: Int16(POLLIN), revents: 0)
-        return poll(&poller, 1, milliseconds) == 1
+        return Poll.wait(&poller, count: 1, timeout: .milliseconds(Int64(milliseconds))) == 1
     }
 
     @Test func firesAtItsDeadlineUntilConsumed() throws {

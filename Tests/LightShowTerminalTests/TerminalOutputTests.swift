@@ -35,8 +35,8 @@ private final class PseudoTerminal {
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while result.count < count {
             var ready = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
-            guard poll(&ready, 1, 1_000) == 1 else { break }
-            let got = chunk.withUnsafeMutableBytes { Glibc.read(master, $0.baseAddress, min($0.count, count - result.count)) }
+            guard poll(&ready, 1, 1_000) == 1 else { break }  // os-idiom: the pty's far side, independent of the writer
+            let got = chunk.withUnsafeMutableBytes { Glibc.read(master, $0.baseAddress, min($0.count, count - result.count)) }  // os-idiom: as above
             guard got > 0 else { break }
             result += chunk[0..<got]
         }

@@ -7,7 +7,7 @@ import Glibc
 /// `directory/control.sock`), with its log in a file. Killed on deinit if a test left it running.
 public final class DaemonProcess: @unchecked Sendable {
     public let directory: TemporaryDirectory
-    public let process = Process()
+    public let process: Process
     public var socketPath: String { directory.file("control.sock") }
     public var logPath: String { directory.file("daemon.log") }
 
@@ -21,20 +21,15 @@ public final class DaemonProcess: @unchecked Sendable {
         self.directory = directory
         let command = launcher([LightshowProcess.executableURL.path, "daemon"] + arguments
             + (arguments.contains("--fps") ? [] : ["--fps", "20"]))
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = command
-        var env = ProcessInfo.processInfo.environment
-        env["RUNTIME_DIRECTORY"] = directory.path
-        env["NOTIFY_SOCKET"] = nil
-        env["WATCHDOG_USEC"] = nil
-        for (key, value) in environment { env[key] = value }
-        process.environment = env
-        FileManager.default.createFile(atPath: logPath, contents: nil)
+        let logPath = directory.file("daemon.log")
+        guard FileManager.default.createFile(atPath: logPath, contents: nil) else {
+            throw ExternalTool.Failure(description: "cannot create \(logPath)")
+        }
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
-        process.standardOutput = log
-        process.standardError = standardError ?? log
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        process = try Launch.start(
+            command, environment: ["RUNTIME_DIRECTORY": directory.path].merging(environment) { $1 },
+            unset: ["NOTIFY_SOCKET", "WATCHDOG_USEC"], standardOutput: log, standardError: standardError ?? log
+        )
     }
 
     public var pid: Int32 { process.processIdentifier }

@@ -1,4 +1,5 @@
 import Foundation
+import LightShowSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -33,10 +34,10 @@ public final class FakeDaemon: @unchecked Sendable {
                 Thread.detachNewThread {
                     defer { close(connection) }
                     func send(_ text: String) -> Bool {
-                        text.withCString { Glibc.send(connection, $0, strlen($0), Int32(MSG_NOSIGNAL)) } >= 0
+                        (try? FileDescriptorIO.writeAll(connection, Array(text.utf8), kind: .socket)) == .complete
                     }
-                    var byte: UInt8 = 0
-                    while read(connection, &byte, 1) == 1 && byte != UInt8(ascii: "\n") {}
+                    var byte: [UInt8] = [0]
+                    while (try? FileDescriptorIO.read(connection, into: &byte)) == .bytes(1) && byte[0] != UInt8(ascii: "\n") {}
                     guard send(reply) else { return }
                     let end = Date().addingTimeInterval(seconds)
                     while Date() < end, send(stream) { usleep(10_000) }

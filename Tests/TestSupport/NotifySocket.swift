@@ -1,4 +1,5 @@
 import Foundation
+import LightShowSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -39,16 +40,12 @@ public final class NotifySocket: @unchecked Sendable {
     /// The next datagram, or nil if none arrives within `timeout` seconds.
     public func receive(timeout: Double = 10) -> String? {
         var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        let deadline = Date().addingTimeInterval(timeout)
-        while true {
-            let remaining = Int32(max(0, deadline.timeIntervalSinceNow) * 1000)
-            let ready = poll(&poller, 1, remaining)
-            if ready < 0 && errno == EINTR { continue }
-            guard ready > 0 else { return nil }
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            guard count >= 0 else { return nil }
-            return String(decoding: buffer[0..<count], as: UTF8.self)
+        guard Poll.wait(&poller, count: 1, timeout: .milliseconds(Int64(timeout * 1000))) > 0 else { return nil }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        switch try? FileDescriptorIO.read(fd, into: &buffer) {
+        case .bytes(let count): return String(decoding: buffer[0..<count], as: UTF8.self)
+        case .endOfFile: return ""
+        case .wouldBlock, nil: return nil
         }
     }
 

@@ -79,17 +79,7 @@ public final class PipeWireServer: @unchecked Sendable {
 
     private func spawn(_ tool: String, _ arguments: [String], environment: [String: String],
                        standardOutput: FileHandle?) throws -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
-        var env = ProcessInfo.processInfo.environment
-        for (key, value) in environment { env[key] = value }
-        process.environment = env
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = standardOutput ?? FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        return process
+        try Launch.start([tool] + arguments, environment: environment, standardOutput: standardOutput)
     }
 
     deinit {

@@ -9,19 +9,11 @@ public final class RunningLightshow: @unchecked Sendable {
     private let errors = Collected()
 
     public init(_ arguments: [String], environment: [String: String] = [:]) throws {
-        process = Process()
-        process.executableURL = LightshowProcess.executableURL
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        for (key, value) in environment { env[key] = value }
-        process.environment = env
         let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
         let (stream, continuation) = AsyncStream.makeStream(of: String.self)
         lines = StreamRecorder(stream)
-        try process.run()
+        process = try Launch.start([LightshowProcess.executableURL.path] + arguments, environment: environment,
+                                   standardOutput: out, standardError: err)
         Thread.detachNewThread {
             var pending = Data()
             while true {

@@ -1,4 +1,5 @@
 import Foundation
+import LightShowSystem
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -34,16 +35,17 @@ public final class ScriptedServer: Sendable {
                 connectionCount.value.withLock { $0 += 1 }
                 Thread.detachNewThread {
                     defer { close(connection) }
-                    func send(_ text: String) { _ = text.withCString { Glibc.send(connection, $0, strlen($0), Int32(MSG_NOSIGNAL)) } }
+                    // A peer that went away ends the conversation at the next read.
+                    func send(_ text: String) { _ = try? FileDescriptorIO.writeAll(connection, Array(text.utf8), kind: .socket) }
                     send(greeting)
                     var line: [UInt8] = []
-                    var byte: UInt8 = 0
-                    while read(connection, &byte, 1) == 1 {
-                        if byte == UInt8(ascii: "\n") {
+                    var byte: [UInt8] = [0]
+                    while (try? FileDescriptorIO.read(connection, into: &byte)) == .bytes(1) {
+                        if byte[0] == UInt8(ascii: "\n") {
                             send(reply(String(decoding: line, as: UTF8.self)))
                             line.removeAll()
                         } else {
-                            line.append(byte)
+                            line.append(byte[0])
                         }
                     }
                 }

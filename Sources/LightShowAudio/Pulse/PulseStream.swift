@@ -83,7 +83,8 @@ final class PulseStream: @unchecked Sendable {
         connection.locked {
             pa_stream_set_state_callback(stream, nil, nil)
             pa_stream_set_read_callback(stream, nil, nil)
-            pa_stream_disconnect(stream)
+            // A stream that failed is disconnected already; either way the reference goes next.
+            _ = pa_stream_disconnect(stream)
             pa_stream_unref(stream)
         }
         connection.inbox.discardAudio()
@@ -104,7 +105,8 @@ extension PulseStream.Callbacks {
                 scratch.withUnsafeMutableBytes { _ = memcpy($0.baseAddress!, data, count * MemoryLayout<Float>.size) }
                 scratch.withUnsafeBufferPointer { inbox.append(UnsafeBufferPointer(rebasing: $0.prefix(count)), channels: channels) }
             }
-            pa_stream_drop(stream)
+            // A drop that fails would leave the same fragment to peek for ever: stop until the next callback.
+            guard pa_stream_drop(stream) == 0 else { return }
         }
     }
 }

@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 
-/// The background's linear gradient: two colours and an angle, mapped to gradient points as in DESIGN §3.
+/// The background's linear gradient: two colours and an angle, mapped to gradient points by `points(angleDegrees:)`.
 /// Gradient space has its origin top-left, y down, and spans the canvas as 0…1 on both axes,
 /// so the gradient stretches with the canvas.
 public struct LinearGradient: Equatable, Sendable {

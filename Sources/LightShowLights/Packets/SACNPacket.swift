@@ -1,4 +1,4 @@
-/// E1.31 (streaming ACN) data packets: root, framing and DMP layers, all big-endian (DESIGN.md §11).
+/// E1.31 (streaming ACN) data packets: root, framing and DMP layers, all big-endian (ANSI E1.31-2018).
 /// A full universe is 638 bytes: 126 bytes of layers, then 512 slots.
 public enum SACNPacket {
     public static let port = 5568

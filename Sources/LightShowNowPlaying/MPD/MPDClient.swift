@@ -1,7 +1,6 @@
 import LightShowSystem
 public import LightShowCore
 public import Logging
-import Synchronization
 
 /// Follows MPD's player: connects, reads `status` + `currentsong`, then waits on `idle player` and reads them again
 /// after every change. Reconnects with backoff when MPD goes away or says something malformed.
@@ -13,11 +12,8 @@ public final class MPDClient: NowPlayingSource {
     /// The client's news, in order. Finishes after `stop()`.
     public let events: AsyncStream<NowPlayingEvent>
 
-    private let wake: WakeSignal
-    /// Rung by `forward`, to break into `idle`; the commands wait in `pending`.
-    private let commandSignal: WakeSignal
-    private let pending = Mutex<[UserCommand]>([])
-    private let started = Atomic<Bool>(false)
+    /// The client's thread; its command signal breaks into `idle`.
+    private let thread: PlayerThread
     private let password: String
     private let logger: Logger
     private let backoff: ReopenBackoff
@@ -36,19 +32,14 @@ public final class MPDClient: NowPlayingSource {
         guard !password.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
             throw LightShowError("[mpd] password must not contain control characters (such as a line break)", exitStatus: .config)
         }
-        do {
-            wake = try WakeSignal()
-            commandSignal = try WakeSignal()
-        } catch {
-            throw LightShowError("MPD client: \(error)", exitStatus: .ioError)
-        }
+        thread = try PlayerThread(threadName: "ls-mpd", client: "MPD client")
         self.address = address
         self.password = password
         self.logger = logger
         self.backoff = backoff
         self.replyTimeout = replyTimeout
         (events, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(64))
-        continuation.onTermination = { [wake] _ in wake.signal() }
+        continuation.onTermination = { [thread] _ in thread.stop() }
     }
 
     /// The client for `[mpd]` settings, or nil when MPD is off (empty address).
@@ -59,28 +50,18 @@ public final class MPDClient: NowPlayingSource {
 
     /// Starts following MPD on the client's thread. Call once; later calls do nothing.
     public func start() {
-        guard !started.exchange(true, ordering: .relaxed) else { return }
-        do {
-            try DedicatedThread.start(name: "ls-mpd") { [self] in run() }
-        } catch {
-            logger.error("\(error)")
-            continuation.yield(.lost(error.description))
-            continuation.finish()
-        }
+        thread.start(logger: logger, events: continuation) { [self] in run() }
     }
 
     /// Stops the client: its thread leaves any wait at once, closes the connection, and `events` finishes.
     public func stop() {
-        wake.signal()
+        thread.stop()
     }
 
-    /// Sends play, pause or stop to MPD on the client's thread (at most a few queued; a burst keeps the newest).
+    /// Sends play, pause or stop to MPD on the client's thread (at most a few queued; a burst keeps the newest;
+    /// none kept while MPD is away).
     public func forward(_ command: UserCommand) {
-        pending.withLock { queue in
-            if queue.count >= 4 { queue.removeFirst() }
-            queue.append(command)
-        }
-        commandSignal.signal()
+        thread.forward(command)
     }
 
     // MARK: The client's thread
@@ -106,7 +87,7 @@ public final class MPDClient: NowPlayingSource {
                     logger.debug("MPD at \(address) still unavailable: \(error)")
                 }
             }
-            if wake.wait(for: .seconds(backoff.next())) { break }
+            if thread.pause(for: .seconds(backoff.next())) { break }
         }
         logger.debug("MPD client for \(address) stopped")
         continuation.finish()
@@ -114,7 +95,7 @@ public final class MPDClient: NowPlayingSource {
 
     /// One connection, from the greeting until something goes wrong.
     private func session(onStatus: (NowPlayingStatus) -> Void) throws(MPDError) {
-        let socket = try MPDSocket.connect(to: address, wakeFD: wake.readFD, timeout: replyTimeout)
+        let socket = try MPDSocket.connect(to: address, wakeFD: thread.stopSignal.readFD, timeout: replyTimeout)
         let version = try MPDProtocol.version(fromGreeting: socket.readLine(timeout: replyTimeout))
         if !password.isEmpty {
             try socket.send("password \(MPDProtocol.quoted(password))", timeout: replyTimeout)
@@ -125,7 +106,7 @@ public final class MPDClient: NowPlayingSource {
             let reported = try readStatus(over: socket)
             onStatus(reported)
             // Commands go after a fresh status, so a toggle turns into play or pause against MPD's state now.
-            let commands = pendingCommands()
+            let commands = thread.takeCommands()
             if !commands.isEmpty {
                 try send(commands, from: reported.state, over: socket)
                 continue
@@ -133,8 +114,8 @@ public final class MPDClient: NowPlayingSource {
             try socket.send("idle player", timeout: replyTimeout)
             do throws(MPDError) {
                 // No time-out: idle returns when the player changes, however long that takes. A command queued
-                // since `pendingCommands` leaves the signal readable, so idle ends at once and nothing waits.
-                for field in try socket.readReply(timeout: nil, interruptFD: commandSignal.readFD) where field.key != "changed" {
+                // since `takeCommands` leaves the signal readable, so idle ends at once and nothing waits.
+                for field in try socket.readReply(timeout: nil, interruptFD: thread.commandSignal.readFD) where field.key != "changed" {
                     throw .protocolError("idle reply has '\(SafeText.sanitized(field.key, limit: 40))', expected 'changed'")
                 }
             } catch .interrupted {
@@ -152,14 +133,6 @@ public final class MPDClient: NowPlayingSource {
         try socket.send("currentsong", timeout: replyTimeout)
         let song = try socket.readReply(timeout: replyTimeout)
         return try NowPlayingStatus(mpdStatus: status, currentSong: song)
-    }
-
-    private func pendingCommands() -> [UserCommand] {
-        commandSignal.consume()
-        return pending.withLock { queue in
-            defer { queue.removeAll() }
-            return queue
-        }
     }
 
     /// MPD's words for the user's commands. A refusal (nothing queued to play, say) is logged, not fatal.

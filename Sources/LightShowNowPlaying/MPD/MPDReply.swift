@@ -1,4 +1,4 @@
-public import LightShowCore
+import LightShowCore
 
 /// MPD's `status` + `currentsong` replies as the show sees them.
 extension NowPlayingStatus {

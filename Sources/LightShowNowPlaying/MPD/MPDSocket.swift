@@ -93,15 +93,16 @@ final class MPDSocket {
         let bytes = Array((command + "\n").utf8)
         var offset = 0
         while offset < bytes.count {
-            let sent = bytes.withUnsafeBytes { raw in
-                Glibc.send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+            let outcome = bytes.withUnsafeBytes { raw in
+                Result { () throws(SystemCallError) in
+                    try FileDescriptorIO.writeSome(fd, UnsafeRawBufferPointer(rebasing: raw[offset...]), kind: .socket)
+                }
             }
-            if sent > 0 {
-                offset += sent
-            } else if sent < 0 && (errno == EAGAIN || errno == EINTR) {
-                try wait(for: Int16(POLLOUT), timeout: timeout)
-            } else {
-                throw .unreachable("write to MPD failed: \(Self.errorText())")
+            switch outcome {
+            case .success(.wrote(let sent)): offset += sent
+            case .success(.wouldBlock): try wait(for: Int16(POLLOUT), timeout: timeout)
+            case .success(.closed): throw .unreachable("write to MPD failed: the connection was closed")
+            case .failure(let error): throw .unreachable("write to MPD failed: \(String(cString: strerror(error.code)))")
             }
         }
     }
@@ -120,13 +121,16 @@ final class MPDSocket {
                 throw .protocolError("reply line longer than \(Self.maximumLineLength) bytes")
             }
             try wait(for: Int16(POLLIN), timeout: timeout, interruptFD: interruptFD)
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count > 0 {
-                buffer.append(contentsOf: chunk[..<count])
-            } else if count == 0 {
-                throw .unreachable("MPD closed the connection")
-            } else if errno != EAGAIN && errno != EINTR {
-                throw .unreachable("read from MPD failed: \(Self.errorText())")
+            let outcome: FileDescriptorIO.ReadOutcome
+            do throws(SystemCallError) {
+                outcome = try FileDescriptorIO.read(fd, into: &chunk)
+            } catch {
+                throw .unreachable("read from MPD failed: \(String(cString: strerror(error.code)))")
+            }
+            switch outcome {
+            case .bytes(let count): buffer.append(contentsOf: chunk[..<count])
+            case .endOfFile: throw .unreachable("MPD closed the connection")
+            case .wouldBlock: break  // readiness that went: wait again
             }
         }
     }

@@ -18,27 +18,17 @@ public final class MPRISClient: NowPlayingSource {
 
     private let pinned: String?
     private let logger: Logger
-    private let wake: WakeSignal
-    private let pending = Mutex<[UserCommand]>([])
-    private let started = Atomic<Bool>(false)
-    private let stopped = Locked(false)
+    private let thread: PlayerThread
     private let followed = Mutex("(no player)")
     private let continuation: AsyncStream<NowPlayingEvent>.Continuation
 
     /// - Parameter pinned: follow only this player (`vlc` matches `org.mpris.MediaPlayer2.vlc` and its instances).
     public init(pinned: String? = nil, logger: Logger = Logger(label: "lightshow.mpris")) throws(LightShowError) {
-        do {
-            wake = try WakeSignal()
-        } catch {
-            throw LightShowError("MPRIS client: \(error)", exitStatus: .ioError)
-        }
+        thread = try PlayerThread(threadName: "ls-mpris", client: "MPRIS client")
         self.pinned = pinned.flatMap { $0.isEmpty ? nil : $0 }
         self.logger = logger
         (events, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(64))
-        continuation.onTermination = { [wake, stopped] _ in
-            stopped.withLock { $0 = true }
-            wake.signal()
-        }
+        continuation.onTermination = { [thread] _ in thread.stop() }
     }
 
     /// True when the environment names a session bus: `DBUS_SESSION_BUS_ADDRESS`, or `$XDG_RUNTIME_DIR/bus`.
@@ -49,31 +39,18 @@ public final class MPRISClient: NowPlayingSource {
     }
 
     public func start() {
-        guard !started.exchange(true, ordering: .relaxed) else { return }
-        do {
-            try DedicatedThread.start(name: "ls-mpris") { [self] in run() }
-        } catch {
-            logger.error("\(error)")
-            continuation.finish()
-        }
+        thread.start(logger: logger, events: continuation) { [self] in run() }
     }
 
     public func stop() {
-        stopped.withLock { $0 = true }
-        wake.signal()
+        thread.stop()
     }
 
     public func forward(_ command: UserCommand) {
-        pending.withLock { queue in
-            if queue.count >= 4 { queue.removeFirst() }
-            queue.append(command)
-        }
-        wake.signal()
+        thread.forward(command)
     }
 
     // MARK: The client's thread
-
-    private enum Ending: Error { case stopped }
 
     private func run() {
         var environment: [String: String] = [:]
@@ -88,7 +65,7 @@ public final class MPRISClient: NowPlayingSource {
         var backoff = ReopenBackoff(initial: 1, maximum: 60)
         var announced = false
         var published: NowPlayingEvent?
-        while !stopped.current {
+        while !thread.isStopped {
             do {
                 let bus = try SDBus()
                 let signals = MPRISSignals()
@@ -111,25 +88,9 @@ public final class MPRISClient: NowPlayingSource {
                     continuation.yield(.lost(error.description))
                 }
             }
-            if waitOutOfSession(seconds: backoff.next()) { break }
+            if thread.pause(for: .seconds(backoff.next())) { break }
         }
         continuation.finish()
-    }
-
-    /// Waits `seconds` between sessions; true when the client was stopped. Commands that come meanwhile have no
-    /// player to go to: they are dropped, so they neither end the wait early (the wake-up would stay readable and
-    /// the loop would spin) nor reach a player minutes later.
-    private func waitOutOfSession(seconds: Double) -> Bool {
-        let retryAt = ContinuousClock.now.advanced(by: .seconds(seconds))
-        while !stopped.current {
-            let left = ContinuousClock.now.duration(to: retryAt)
-            guard left > .zero else { return false }
-            if wake.wait(for: left) {
-                wake.consume()
-                pending.withLock { $0.removeAll() }
-            }
-        }
-        return true
     }
 
     /// One connection, until the bus fails (throws) or the client stops (returns).
@@ -139,13 +100,14 @@ public final class MPRISClient: NowPlayingSource {
             try session.bus.processAll()
             try session.handleSignals()
             let chosen = MPRISPlayer.choose(session.players.values, pinned: pinned)
-            for command in pending.withLock({ queue in defer { queue.removeAll() }; return queue }) {
+            for command in thread.takeCommands() {
                 if let chosen { session.send(command, to: chosen) }
             }
             publish(chosen, published: &published)
             var descriptors = [
                 pollfd(fd: session.bus.fileDescriptor, events: session.bus.pollEvents, revents: 0),
-                pollfd(fd: wake.readFD, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: thread.stopSignal.readFD, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: thread.commandSignal.readFD, events: Int16(POLLIN), revents: 0),
             ]
             // The bus's own deadline, a player to read again, or 5 s at most.
             let deadline = [session.bus.deadlineMicroseconds, session.nextRetry.map { $0 / 1_000 }].compactMap { $0 }.min()
@@ -153,9 +115,9 @@ public final class MPRISClient: NowPlayingSource {
                 let now = MonotonicClock.now() / 1_000
                 return .microseconds(Int64(clamping: deadline > now ? min(deadline - now, 5_000_000) : 0))
             } ?? .seconds(5)
-            _ = Poll.wait(&descriptors, count: 2, timeout: timeout)
-            if descriptors[1].revents != 0 { wake.consume() }
-            if stopped.current { return }
+            // Whatever woke it (or a failed poll), the loop reads the bus and the commands again.
+            _ = Poll.wait(&descriptors, count: descriptors.count, timeout: timeout)
+            if thread.isStopped { return }
         }
     }
 

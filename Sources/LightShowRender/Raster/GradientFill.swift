@@ -2,7 +2,7 @@ public import LightShowCore
 
 extension Framebuffer {
     /// Fills the whole image with the background gradient, each pixel exactly `LinearGradient.color`
-    /// (DESIGN §3: p = (x/width, y/height) in gradient space). Renderers cache the result per canvas,
+    /// (p = (x/width, y/height) in gradient space, as `LinearGradient` defines it). Renderers cache the result per canvas,
     /// so exactness costs nothing per frame.
     public mutating func fillGradient(_ gradient: LinearGradient) {
         guard width > 0, height > 0 else { return }

@@ -6,7 +6,7 @@ public enum TerminalColorDepth: String, Sendable, CaseIterable, Equatable {
     /// No colour codes at all: the lights become shade characters.
     case none
 
-    /// DESIGN §4: `--color` wins; else `NO_COLOR` (any value) means none; else COLORTERM truecolor/24bit → truecolor,
+    /// As the README's "Watching in a terminal" says: `--color` wins; else `NO_COLOR` (any value) means none; else COLORTERM truecolor/24bit → truecolor,
     /// TERM containing 256color → 256, anything else → 16.
     public static func detect(environment: [String: String], override: TerminalColorDepth? = nil) -> TerminalColorDepth {
         if let override { return override }

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 @testable import LightShowConfig
+import LightShowSystem
 
 /// The config probe as a long-lived child process: it parses text after text sent down a pipe and acknowledges
 /// each with one byte, so an input costs two pipe round trips instead of a fork (lightshow forks once per config
@@ -25,7 +26,7 @@ final class ProbeProcess: @unchecked Sendable {  // libFuzzer calls the target f
         var acknowledged: UInt8 = 0
         let sent = withUnsafeBytes(of: &length) { writeAll(child.toChild, $0) }
             && text.utf8CString.withUnsafeBytes { writeAll(child.toChild, UnsafeRawBufferPointer(rebasing: $0.dropLast())) }
-        if sent && read(child.fromChild, &acknowledged, 1) == 1 { return .survived }
+        if sent && withUnsafeMutableBytes(of: &acknowledged, { readAll(child.fromChild, $0) }) { return .survived }
         return .crashed("signal \(reap())")
     }
 
@@ -55,8 +56,7 @@ final class ProbeProcess: @unchecked Sendable {  // libFuzzer calls the target f
             var bytes = [UInt8](repeating: 0, count: Int(length))
             guard bytes.withUnsafeMutableBytes({ readAll(input, $0) }) else { break }
             _ = ConfigurationLoader.parse(String(decoding: bytes, as: UTF8.self))
-            var done: UInt8 = 1
-            guard write(output, &done, 1) == 1 else { break }
+            guard (try? FileDescriptorIO.writeAll(output, [1])) == .complete else { break }
         }
         _exit(0)
     }
@@ -65,31 +65,23 @@ final class ProbeProcess: @unchecked Sendable {  // libFuzzer calls the target f
     private func reap() -> Int32 {
         guard let child else { return 0 }
         close(child.toChild); close(child.fromChild)
-        var status: Int32 = 0
-        while waitpid(child.pid, &status, 0) < 0 && errno == EINTR {}
+        let ending = ChildProcess.wait(child.pid, limit: .max)
         self.child = nil
-        return status & 0x7F
+        if case .signalled(let number) = ending { return number }
+        return 0
     }
 }
 
 private func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
-    var offset = 0
-    while offset < bytes.count {
-        let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-        if written < 0 && errno == EINTR { continue }
-        guard written > 0 else { return false }
-        offset += written
-    }
-    return true
+    (try? FileDescriptorIO.writeAll(fd, bytes)) == .complete
 }
 
 private func readAll(_ fd: Int32, _ bytes: UnsafeMutableRawBufferPointer) -> Bool {
     var offset = 0
     while offset < bytes.count {
-        let got = read(fd, bytes.baseAddress! + offset, bytes.count - offset)
-        if got < 0 && errno == EINTR { continue }
-        guard got > 0 else { return false }
-        offset += got
+        let outcome = try? FileDescriptorIO.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: bytes[offset...]))
+        guard case .bytes(let count) = outcome else { return false }
+        offset += count
     }
     return true
 }
