@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LightShowSystem
 
 /// Writing one whole file: everything or an error, never a silent short write; a failed file is removed.
 enum FrameFile {
@@ -12,24 +13,23 @@ enum FrameFile {
         return open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
     }
 
+    /// Writes all of `bytes` to a blocking file descriptor; nil, or the errno that stopped it.
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Int32? {
+        do {
+            return switch try FileDescriptorIO.writeAll(fd, bytes) {
+            case .complete: nil
+            case .closed, .timedOut, .interrupted: EIO
+            }
+        } catch {
+            return error.code
+        }
+    }
+
     /// Writes `bytes` to `path`; errors name `reportedPath` (the frame's final name rather than its temporary one).
     static func write(_ bytes: [UInt8], to path: String, reportedAs reportedPath: String) throws(RecordingError) {
         let fd = createExclusively(path)
         guard fd >= 0 else { throw .write(reportedPath, errno: errno) }
-        var failure: Int32?
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let written = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
-                }
-                if written == 0 { failure = EIO; return }
-                offset += written
-            }
-        }
+        var failure = writeAll(fd, bytes)
         // close reports some deferred write errors (NFS, quotas), not a local filesystem's failed write-back: the
         // recording's end syncs the filesystem for those.
         if close(fd) != 0 && failure == nil { failure = errno }

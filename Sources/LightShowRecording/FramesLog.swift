@@ -1,4 +1,5 @@
 import LightShowCore
+import LightShowSystem
 
 #if canImport(Glibc)
 import Glibc
@@ -23,19 +24,7 @@ final class FramesLog: @unchecked Sendable {
     /// Appends the line for `frame`; on failure the file is truncated back and the error thrown.
     func append(_ frame: ShowFrame) throws(RecordingError) {
         let bytes = Array(Self.line(for: frame).utf8)
-        var offset = 0
-        let failure: Int32? = bytes.withUnsafeBytes { raw -> Int32? in
-            while offset < raw.count {
-                let written = write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                if written == 0 { return EIO }
-                offset += written
-            }
-            return nil
-        }
+        let failure = FrameFile.writeAll(fd, bytes)
         if let failure {
             _ = ftruncate(fd, committedLength)
             _ = lseek(fd, committedLength, SEEK_SET)
