@@ -62,7 +62,8 @@ import TestSupport
                 if level > envelope[band]! + 0.1 { lifted += 1 }
             }
         }
-        #expect(lifted > 10)
+        // The kicks after the first (the gain has heard none before it) lift the bass at least.
+        #expect(lifted >= pattern.kicks.count - 1)
     }
 
     @Test func aRecordingIgnoresTheSyncOffset() throws {

@@ -1,5 +1,5 @@
 /// `[accents]`: onsets lighting their band's light at once (see the README's Accents section).
-public struct AccentSettings: Equatable, Sendable {
+public struct AccentSettings: PerBand, Equatable, Sendable {
     /// One band's `[accents.bass]`, `[accents.mid]` or `[accents.treble]`.
     public struct Entry: Equatable, Sendable {
         /// How far an onset of full strength lifts the light toward full, 0…1.
@@ -24,21 +24,4 @@ public struct AccentSettings: Equatable, Sendable {
     public var treble = Entry(decayMilliseconds: 60)
 
     public init() {}
-
-    public subscript(band: Band) -> Entry {
-        get {
-            switch band {
-            case .bass: bass
-            case .mid: mid
-            case .treble: treble
-            }
-        }
-        set {
-            switch band {
-            case .bass: bass = newValue
-            case .mid: mid = newValue
-            case .treble: treble = newValue
-            }
-        }
-    }
 }
