@@ -28,6 +28,7 @@ import Darwin
 /// - `pastHops` 4 (11 ms) and a 2 dB threshold: no onset in vibrato (±1 % and ±3 %, 6 Hz), tremolo (80 % deep,
 ///   6–8 Hz, at 110, 440 and 5000 Hz), a swell, or a held bass line and chords between their notes; 3 dB lost
 ///   60% of the kicks under the bass line, 1 dB let ripple through.
+/// It costs about 0.9 ms of CPU per second of audio (release build): under a tenth of a live `analyze`.
 public final class OnsetDetector {
     /// The onset function's threshold above its recent mean, dB (see above).
     static let thresholdDB: Float = 2
@@ -58,8 +59,9 @@ public final class OnsetDetector {
     private var bandBins: [Range<Int>] = []
     /// The bins any band covers, plus one each side for the neighbour maximum.
     private var binSpan: Range<Int> = 0..<0
-    /// This hop's dB spectrum.
+    /// This hop's dB spectrum, and each bin's rise over its past.
     private var levels: [Float]
+    private var rises: [Float]
     /// The last `pastHops` hops' neighbour-maximum spectra, a ring of `pastHops` rows of `binCount`.
     private var past: [Float]
     private var pastRow = 0
@@ -73,6 +75,9 @@ public final class OnsetDetector {
     private var lastOnsets: [Double]
     /// Samples still to take before the next hop.
     private var untilHop: Int
+    /// Σ x² of each hop in the window (a ring), for the silence gate.
+    private var hopSquares: [Float]
+    private var hopSquaresIndex = 0
 
     public init(sampleRate: Int, bands: BandsSettings, accents: AccentSettings, silenceThresholdDBFS: Double) {
         self.sampleRate = max(1, sampleRate)
@@ -87,8 +92,9 @@ public final class OnsetDetector {
         powerScale = Float(2 / (Double(length) * window.sumOfSquares))
         self.silenceThresholdDBFS = silenceThresholdDBFS
         sensitivities = Band.allCases.map { Float(accents[$0].sensitivity) }
-        let floorDB = 10 * log10(Self.floorPower)
+        let floorDB = FastDecibels.of(Self.floorPower)
         levels = [Float](repeating: floorDB, count: fft.binCount)
+        rises = [Float](repeating: 0, count: fft.binCount)
         past = [Float](repeating: floorDB, count: Self.pastHops * fft.binCount)
         meanLength = max(1, Int(Self.meanSeconds * Double(self.sampleRate) / Double(length / 8)))
         recent = [Float](repeating: 0, count: meanLength * Band.allCases.count)
@@ -96,6 +102,7 @@ public final class OnsetDetector {
         previousValues = Band.allCases.map { _ in 0 }
         lastOnsets = Band.allCases.map { _ in -Double.infinity }
         untilHop = length / 8
+        hopSquares = [Float](repeating: 0, count: 8)
         setBands(bands)
     }
 
@@ -136,48 +143,119 @@ public final class OnsetDetector {
 
     private func decide(time: Double, into onsets: inout [Onset]) {
         let meanSquare = transform()
-        let sounding = Double(10 * log10(max(meanSquare, 1e-20))) >= silenceThresholdDBFS
+        let sounding = Double(FastDecibels.of(max(meanSquare, 1e-20))) >= silenceThresholdDBFS
         let bins = fft.binCount
+        let span = binSpan
+        // Raw pointers: this runs some 375 times a second, and checked indexing cost more than the arithmetic.
         levels.withUnsafeMutableBufferPointer { levels in
             past.withUnsafeMutableBufferPointer { past in
-                for band in 0..<bandBins.count {
-                    var rise: Float = 0
-                    for bin in bandBins[band] {
-                        var reference = past[bin]
-                        for row in 1..<Self.pastHops { reference = max(reference, past[row * bins + bin]) }
-                        rise += max(0, levels[bin] - reference)
-                    }
-                    pick(band: band, value: rise / Float(bandBins[band].count), time: time, sounding: sounding, into: &onsets)
-                }
-                // This hop's neighbour maximum replaces the oldest row.
-                let row = pastRow * bins
-                for bin in binSpan {
-                    let left = bin > 0 ? levels[bin - 1] : levels[bin]
-                    let right = bin + 1 < bins ? levels[bin + 1] : levels[bin]
-                    past[row + bin] = max(levels[bin], max(left, right))
+                rises.withUnsafeMutableBufferPointer { rises in
+                    let (level, history, rise) = (levels.baseAddress!, past.baseAddress!, rises.baseAddress!)
+                    Self.rises(level: level, history: history, bins: bins, span: span, into: rise)
+                    // This hop's neighbour maximum replaces the oldest row.
+                    Self.neighbourMaximum(level: level, bins: bins, span: span, into: history + pastRow * bins)
                 }
             }
+        }
+        for band in 0..<bandBins.count {
+            let range = bandBins[band]
+            let total = rises.withUnsafeBufferPointer { rises in
+                var sum: Float = 0
+                for bin in range { sum += rises[bin] }
+                return sum
+            }
+            pick(band: band, value: total / Float(range.count), time: time, sounding: sounding, into: &onsets)
         }
         pastRow = (pastRow + 1) % Self.pastHops
         recentIndex = (recentIndex + 1) % meanLength
     }
 
+    /// Each bin's rise in dB over the highest of the past rows, eight bins at a time.
+    private static func rises(
+        level: UnsafePointer<Float>, history: UnsafePointer<Float>, bins: Int, span: Range<Int>, into rise: UnsafeMutablePointer<Float>
+    ) {
+        var bin = span.lowerBound
+        while bin + 8 <= span.upperBound {
+            var reference = load(history + bin)
+            for row in 1..<pastHops { reference = larger(reference, load(history + row * bins + bin)) }
+            store(larger(load(level + bin) - reference, .zero), rise + bin)
+            bin += 8
+        }
+        while bin < span.upperBound {
+            var reference = history[bin]
+            for row in 1..<pastHops { reference = max(reference, history[row * bins + bin]) }
+            rise[bin] = max(0, level[bin] - reference)
+            bin += 1
+        }
+    }
+
+    /// The highest of each bin and its two neighbours (a bin at the edge has one).
+    private static func neighbourMaximum(
+        level: UnsafePointer<Float>, bins: Int, span: Range<Int>, into row: UnsafeMutablePointer<Float>
+    ) {
+        func scalar(_ bin: Int) {
+            let left = bin > 0 ? level[bin - 1] : level[bin]
+            let right = bin + 1 < bins ? level[bin + 1] : level[bin]
+            row[bin] = max(level[bin], max(left, right))
+        }
+        var bin = span.lowerBound
+        while bin < span.upperBound, bin == 0 { scalar(bin); bin += 1 }
+        while bin + 8 <= span.upperBound, bin + 9 <= bins {
+            store(larger(load(level + bin), larger(load(level + bin - 1), load(level + bin + 1))), row + bin)
+            bin += 8
+        }
+        while bin < span.upperBound { scalar(bin); bin += 1 }
+    }
+
+    /// Lane by lane the larger, as a compare and a blend (the library's `pointwiseMax` goes lane by lane).
+    @inline(__always)
+    private static func larger(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> {
+        a.replacing(with: b, where: a .< b)
+    }
+
+    @inline(__always)
+    private static func load(_ pointer: UnsafePointer<Float>) -> SIMD8<Float> {
+        UnsafeRawPointer(pointer).loadUnaligned(as: SIMD8<Float>.self)
+    }
+
+    @inline(__always)
+    private static func store(_ value: SIMD8<Float>, _ pointer: UnsafeMutablePointer<Float>) {
+        UnsafeMutableRawPointer(pointer).storeBytes(of: value, as: SIMD8<Float>.self)
+    }
+
     /// Windows the newest samples, transforms them and fills `levels` (dB) over `binSpan`; returns their mean square.
     private func transform() -> Float {
-        var squares: Float = 0
         let input = fft.input
+        let size = size
         window.coefficients.withUnsafeBufferPointer { window in
             history.withNewest(size) { samples in
-                for n in 0..<size {
-                    squares += samples[n] * samples[n]
-                    input[n] = samples[n] * window[n]
-                }
+                for n in 0..<size { input[n] = samples[n] * window[n] }
             }
         }
+        // The window's mean square from the last hops' sums: each hop's samples are summed once, not once a hop
+        // for as long as they stay in the window.
+        let newest = history.withNewest(hop) { LevelAnalyzer.sumOfSquares(UnsafeBufferPointer(start: $0, count: hop)) }
+        hopSquares[hopSquaresIndex] = newest
+        hopSquaresIndex = (hopSquaresIndex + 1) % hopSquares.count
+        var squares: Float = 0
+        for value in hopSquares { squares += value }
         fft.execute()
-        let scale = powerScale
+        let (scale, floor, span) = (SIMD8<Float>(repeating: powerScale), SIMD8<Float>(repeating: Self.floorPower), binSpan)
         levels.withUnsafeMutableBufferPointer { levels in
-            for bin in binSpan { levels[bin] = 10 * log10(fft.power(bin) * scale + Self.floorPower) }
+            // The transform's output is interleaved (re, im): sixteen floats hold eight bins.
+            let spectrum = UnsafeRawPointer(fft.output)
+            var bin = span.lowerBound
+            while bin + 8 <= span.upperBound {
+                let pairs = spectrum.loadUnaligned(fromByteOffset: bin * 8, as: SIMD16<Float>.self)
+                let power = pairs.evenHalf * pairs.evenHalf + pairs.oddHalf * pairs.oddHalf
+                let decibels = FastDecibels.of(power * scale + floor)
+                UnsafeMutableRawPointer(levels.baseAddress! + bin).storeBytes(of: decibels, as: SIMD8<Float>.self)
+                bin += 8
+            }
+            while bin < span.upperBound {
+                levels[bin] = FastDecibels.of(fft.power(bin) * powerScale + Self.floorPower)
+                bin += 1
+            }
         }
         return squares / Float(size)
     }
