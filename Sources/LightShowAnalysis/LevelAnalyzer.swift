@@ -9,8 +9,9 @@ import Darwin
 /// Sample blocks in, one `AnalysisFrame` per hop out.
 ///
 /// Downmixes each block, keeps the newest samples, and at every hop boundary of a `HopSchedule`
-/// measures the band energies (`BandEnergyMeter`) and runs them through the `LevelProcessor`.
-/// FFTW plans are made once, here in `init`. One owner thread; not Sendable.
+/// measures the band energies (`BandEnergyMeter`) and runs them through the `LevelProcessor`. With accents on,
+/// the `OnsetDetector` hears the same samples on its own finer hop, and the `AccentProcessor` lifts each light on
+/// its band's onsets. FFTW plans are made once, here in `init`. One owner thread; not Sendable.
 public final class LevelAnalyzer {
     public let sampleRate: Int
     public let framesPerSecond: Double
@@ -20,6 +21,12 @@ public final class LevelAnalyzer {
     private var processor: LevelProcessor
     private var settings: AnalysisSettings
     private var pendingBands: BandsSettings?
+    private var bands: BandsSettings
+    /// Nil with accents off: no detection runs, and the levels are the envelope's.
+    private var detector: OnsetDetector?
+    private var accents: AccentProcessor
+    /// Onsets decided since the last frame.
+    private var pendingOnsets: [Onset] = []
 
     private var mono: [Float] = []
     private var energies: [Double] = []
@@ -33,15 +40,19 @@ public final class LevelAnalyzer {
     private var hopSquares: Double = 0
     private var hopCount = 0
 
-    public convenience init(settings: AnalysisSettings, bands: BandsSettings, sampleRate: Int, framesPerSecond: Double) {
+    public convenience init(
+        settings: AnalysisSettings, bands: BandsSettings, accents: AccentSettings = AccentSettings(), sampleRate: Int,
+        framesPerSecond: Double
+    ) {
         self.init(
-            settings: settings, bands: bands, sampleRate: sampleRate, framesPerSecond: framesPerSecond,
+            settings: settings, bands: bands, accents: accents, sampleRate: sampleRate, framesPerSecond: framesPerSecond,
             windowPlan: WindowPlan(sampleRate: sampleRate)
         )
     }
 
     public init(
-        settings: AnalysisSettings, bands: BandsSettings, sampleRate: Int, framesPerSecond: Double, windowPlan: WindowPlan
+        settings: AnalysisSettings, bands: BandsSettings, accents: AccentSettings = AccentSettings(), sampleRate: Int,
+        framesPerSecond: Double, windowPlan: WindowPlan
     ) {
         self.sampleRate = max(1, sampleRate)
         self.framesPerSecond = framesPerSecond > 0 ? framesPerSecond : 60
@@ -50,12 +61,35 @@ public final class LevelAnalyzer {
         meter = BandEnergyMeter(plan: windowPlan, sampleRate: self.sampleRate, bands: bands)
         processor = LevelProcessor(settings: settings)
         self.settings = settings
+        self.bands = bands
+        self.accents = AccentProcessor(settings: accents)
         energies.reserveCapacity(Band.allCases.count)
+        pendingOnsets.reserveCapacity(16)
+        updateAccents(accents)
+    }
+
+    /// New accent settings (a config reload), from the next hop. Turning accents on starts the detector afresh.
+    public func updateAccents(_ settings: AccentSettings) {
+        guard settings.enabled else {
+            detector = nil
+            pendingOnsets.removeAll(keepingCapacity: true)
+            accents = AccentProcessor(settings: settings)
+            return
+        }
+        if let detector {
+            detector.setAccents(settings, silenceThresholdDBFS: self.settings.silenceThresholdDBFS)
+        } else {
+            detector = OnsetDetector(
+                sampleRate: sampleRate, bands: bands, accents: settings, silenceThresholdDBFS: self.settings.silenceThresholdDBFS
+            )
+        }
+        if settings != accents.settings { accents = AccentProcessor(settings: settings) }
     }
 
     /// New band ranges; they take effect at the next hop (live tuning).
     public func updateBands(_ bands: BandsSettings) {
         pendingBands = bands
+        self.bands = bands
     }
 
     /// New analysis settings (a config reload). The gain, gate and envelopes start over with them, so this
@@ -64,6 +98,7 @@ public final class LevelAnalyzer {
         guard settings != self.settings else { return }
         self.settings = settings
         processor = LevelProcessor(settings: settings)
+        detector?.setAccents(accents.settings, silenceThresholdDBFS: settings.silenceThresholdDBFS)
     }
 
     /// Takes one block and returns the frames whose hop boundaries it completed (often none or one).
@@ -79,6 +114,7 @@ public final class LevelAnalyzer {
                 let take = Int(min(Int64(samples.count - offset), boundary - consumed))
                 let chunk = UnsafeBufferPointer(rebasing: samples[offset..<(offset + take)])
                 meter.append(chunk)
+                detector?.append(chunk, firstSample: (origin ?? 0) + consumed, into: &pendingOnsets)
                 hopSquares += Double(Self.sumOfSquares(chunk))
                 hopCount += take
                 offset += take
@@ -117,6 +153,7 @@ public final class LevelAnalyzer {
     private func hop(boundary: Int64, block: SampleBlock, blockEnd: Int64) -> AnalysisFrame {
         if let bands = pendingBands {
             meter.setBands(bands)
+            detector?.setBands(bands)
             pendingBands = nil
         }
         let previous = schedule.boundary(nextHop - 1)
@@ -129,14 +166,27 @@ public final class LevelAnalyzer {
         meter.measure(into: &energies)
         let rmsDBFS = Decibels.fromAmplitude(rms)
         let result = processor.process(meanSquares: energies, rmsDBFS: rmsDBFS, dt: dt)
+        let time = Double((origin ?? 0) + boundary) / Double(sampleRate)
+        var levels = result.levels
+        var accent = BandLevels.zero
+        var onsets: [Onset] = []
+        if detector != nil {
+            // Onsets while the gate is closed light nothing and aren't reported.
+            if result.hasSound { onsets = pendingOnsets }
+            (accent, levels) = accents.process(envelope: result.levels, onsets: onsets, time: time, gateOpen: result.hasSound)
+            pendingOnsets.removeAll(keepingCapacity: true)
+        }
         // The block's capture time is its newest sample's; a hop ending earlier in the block was captured earlier.
         let capture = block.captureTimeNanoseconds.map { newest -> UInt64 in
             let earlier = UInt64(Double(blockEnd - boundary) * 1e9 / Double(sampleRate))
             return newest >= earlier ? newest - earlier : 0
         }
         return AnalysisFrame(
-            time: Double((origin ?? 0) + boundary) / Double(sampleRate),
-            levels: result.levels,
+            time: time,
+            levels: levels,
+            envelope: result.levels,
+            accent: accent,
+            onsets: onsets,
             hasSound: result.hasSound,
             rmsDBFS: Float(rmsDBFS),
             captureTimeNanoseconds: capture

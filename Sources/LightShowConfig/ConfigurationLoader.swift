@@ -8,6 +8,8 @@ public enum ConfigurationLoader {
         InputSection.self,
         BandsSection.self,
         AnalysisSection.self,
+        AccentsSection.self,
+        OutputSection.self,
         BackgroundSection.self,
         SceneSection.self,
         PlaybackSection.self,

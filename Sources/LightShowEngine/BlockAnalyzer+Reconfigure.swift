@@ -3,12 +3,13 @@ public import LightShowCore
 
 extension BlockAnalyzer {
     /// Analysers without live settings keep their own.
-    public func reconfigure(analysis: AnalysisSettings, bands: BandsSettings) {}
+    public func reconfigure(_ configuration: Configuration) {}
 }
 
 extension LevelAnalyzer {
-    public func reconfigure(analysis: AnalysisSettings, bands: BandsSettings) {
-        updateSettings(analysis)
-        updateBands(bands)
+    public func reconfigure(_ configuration: Configuration) {
+        updateSettings(configuration.analysis)
+        updateBands(configuration.bands)
+        updateAccents(configuration.accents)
     }
 }

@@ -7,8 +7,8 @@ public protocol BlockAnalyzer: AnyObject {
     func process(_ block: SampleBlock) -> [AnalysisFrame]
     /// Whether `frames` more input frames would complete a hop (make `process` return a frame).
     func completesHop(frames: Int) -> Bool
-    /// New band ranges and analysis settings from a config reload, taking effect from the next hop.
-    func reconfigure(analysis: AnalysisSettings, bands: BandsSettings)
+    /// New band ranges, analysis and accent settings from a config reload, taking effect from the next hop.
+    func reconfigure(_ configuration: Configuration)
 }
 
 extension LevelAnalyzer: BlockAnalyzer {}

@@ -82,8 +82,10 @@ public final class ShowEngine: Sendable {
         let framesPerSecond = options.framesPerSecond
         self.init(
             source: source, configuration: configuration, options: options, player: player, logger: logger, clock: clock
-        ) { [analysis = configuration.analysis, bands = configuration.bands] in
-            LevelAnalyzer(settings: analysis, bands: bands, sampleRate: sampleRate, framesPerSecond: framesPerSecond)
+        ) { [analysis = configuration.analysis, bands = configuration.bands, accents = configuration.accents] in
+            LevelAnalyzer(
+                settings: analysis, bands: bands, accents: accents, sampleRate: sampleRate, framesPerSecond: framesPerSecond
+            )
         }
     }
 

@@ -5,7 +5,7 @@ import LightShowNowPlaying
 enum ShowEvent: Sendable {
     case player(NowPlayingEvent)
     case user(UserCommand)
-    /// A reloaded configuration: bands, analysis and playback settings.
+    /// A reloaded configuration: bands, analysis, accents and playback settings.
     case reconfigure(Configuration)
     /// A deadline the loop asked for: idle_after, or a refresh while the source is stalled.
     case timer
@@ -158,7 +158,7 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
                 actions.append(.forward(resolved))
             }
         case .reconfigure(let configuration):
-            analyzer.reconfigure(analysis: configuration.analysis, bands: configuration.bands)
+            analyzer.reconfigure(configuration)
             silenceThresholdDBFS = configuration.analysis.silenceThresholdDBFS
             machine.adopt(configuration.playback)
             effects.adopt(configuration.playback)
@@ -202,7 +202,7 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
             let time = frame.time + skippedSeconds
             followAudio?(time)
             apply(machine.audio(hasSound: frame.hasSound), &actions)
-            emit(time: time, live: frame.levels, &actions)
+            emit(time: time, live: frame.levels, analysis: frame, &actions)
         }
         armTimer(&actions)
         updatePace(&actions)
@@ -245,12 +245,14 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
 
     /// Draws one frame, unless the show is already dark and the dark frame went out. `seconds` is the show time
     /// of the frame: now, except in a recording's fade-out tail.
-    private mutating func emit(time: Double, live: BandLevels?, at seconds: Double? = nil, _ actions: inout [Action]) {
+    private mutating func emit(
+        time: Double, live: BandLevels?, analysis: AnalysisFrame? = nil, at seconds: Double? = nil, _ actions: inout [Action]
+    ) {
         let seconds = seconds ?? showSeconds
         let dark = isLive && machine.state == .stopped && effects.isDark(at: seconds)
         if dark && sentDarkFrame { return }
         sentDarkFrame = dark
-        let frame = ShowFrame(
+        var frame = ShowFrame(
             index: frameIndex,
             time: time,
             levels: effects.levels(live: live, at: seconds),
@@ -258,6 +260,9 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
             title: nowPlaying.title,
             elapsed: machine.state == .stopped ? nil : nowPlaying.elapsed(at: seconds, audioTime: time)
         )
+        if let analysis {
+            (frame.envelope, frame.accent, frame.onsets) = (analysis.envelope, analysis.accent, analysis.onsets)
+        }
         frameIndex += 1
         lastEmit = clock.now
         actions.append(.frame(frame))

@@ -6,13 +6,14 @@ import LightShowNowPlaying
 
 /// `--format` values; mirrors `AnalysisOutputFormat` so the core type needs no ArgumentParser conformance.
 enum AnalyzeFormatOption: String, CaseIterable, ExpressibleByArgument {
-    case jsonl, csv, ascii
+    case jsonl, csv, ascii, onsets
 
     var outputFormat: AnalysisOutputFormat {
         switch self {
         case .jsonl: .jsonl
         case .csv: .csv
         case .ascii: .ascii
+        case .onsets: .onsets
         }
     }
 }
@@ -23,9 +24,14 @@ struct AnalyzeCommand: AsyncParsableCommand {
         abstract: "Print band levels (bass, mid, treble) as data, one line per frame.",
         discussion: """
         Formats:
-          jsonl  {"t":1.2333,"bass":0.82,"mid":0.10,"treble":0.02,"state":"playing"}
-          csv    a header line, then t,bass,mid,treble,state
-          ascii  cava's raw ascii output: B;M;T; with integers 0…1000, one frame per line
+          jsonl   {"t":1.2333,"bass":0.82,"mid":0.10,"treble":0.02,"envelope":{"bass":0.82,"mid":0.10,"treble":0.02},
+                  "accent":{"bass":0.00,"mid":0.00,"treble":0.00},"state":"playing"} (on one line)
+          csv     a header line, then t,bass,mid,treble,state
+          ascii   cava's raw ascii output: B;M;T; with integers 0…1000, one frame per line
+          onsets  one line per onset, TIME BAND STRENGTH: 12.3467 bass 0.84 (seconds of audio; bass, mid or
+                  treble; 0…1)
+
+        A band's level is the larger of its envelope and its accent (see [accents] in the config).
 
         A file is analysed as fast as possible (unless --realtime); live inputs print each frame as it is computed.
 
@@ -44,7 +50,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Frames per second, 1…240 (default: 60).", valueName: "N"))
     var fps: Double?
 
-    @Option(name: .long, help: "Output format: jsonl, csv or ascii.")
+    @Option(name: .long, help: "Output format: jsonl, csv, ascii or onsets.")
     var format: AnalyzeFormatOption = .jsonl
 
     @Flag(name: .long, help: "Pace a file (or the demo) in real time instead of as fast as possible.")
@@ -108,7 +114,9 @@ private final class AnalyzeOutput: ShowSink, @unchecked Sendable {
     }
 
     func show(_ frame: ShowFrame) throws {
-        formatter.append(time: frame.time, levels: frame.levels, state: frame.state, to: &writer.buffer)
+        formatter.append(frame, to: &writer.buffer)
+        // Flushed per frame live (each onset as decided); a frame without onsets adds nothing to flush.
+        guard !writer.buffer.isEmpty else { return }
         try writer.frameDone()
         if writer.isClosed { throw OutputClosed() }
     }

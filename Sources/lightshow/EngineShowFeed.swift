@@ -12,6 +12,8 @@ import Logging
 /// analyzer before its next block. `--connect` will put a daemon subscription behind the same seam.
 final class EngineShowFeed: ShowFeed {
     private let engine: ShowEngine
+    /// `[output] delay`, for speakers that play late.
+    private let delayMilliseconds: Double
     private let latest = Locked<ShowFrame?>(nil)
     private let tunedBands = Locked<BandsSettings?>(nil)
     let frames = Announcer()
@@ -19,6 +21,7 @@ final class EngineShowFeed: ShowFeed {
     /// - Parameter player: the now-playing source (MPD, MPRIS) whose state, title and controls the viewer shows.
     init(source: any AudioSource, configuration: Configuration, framesPerSecond: Double, player: (any NowPlayingSource)?) {
         let tunedBands = tunedBands
+        delayMilliseconds = configuration.output.delayMilliseconds
         // The terminal is the screen: log lines on stderr would tear through the picture.
         let quiet = Logger(label: "lightshow.watch") { _ in SwiftLogNoOpLogHandler() }
         engine = ShowEngine(
@@ -27,7 +30,7 @@ final class EngineShowFeed: ShowFeed {
         ) {
             TunableAnalyzer(
                 LevelAnalyzer(
-                    settings: configuration.analysis, bands: configuration.bands,
+                    settings: configuration.analysis, bands: configuration.bands, accents: configuration.accents,
                     sampleRate: source.sampleRate, framesPerSecond: framesPerSecond
                 ),
                 bands: tunedBands
@@ -47,7 +50,10 @@ final class EngineShowFeed: ShowFeed {
     /// Runs the show until the input ends (or the task is cancelled).
     func run() async throws {
         let latest = latest
-        try await engine.run([FrameHandler({ frame in latest.withLock { $0 = frame } }, framesDone: { [frames] in frames.announce() })])
+        let viewer = FrameHandler({ frame in latest.withLock { $0 = frame } }, framesDone: { [frames] in frames.announce() })
+        let delayed = try DelayedSink(viewer, delayMilliseconds: delayMilliseconds)
+        defer { delayed.close() }
+        try await engine.run([delayed])
     }
 }
 

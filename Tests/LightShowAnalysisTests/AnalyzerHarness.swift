@@ -3,16 +3,27 @@ import LightShowCore
 
 /// Runs mono signals through a real `LevelAnalyzer`, in blocks like a source would deliver them.
 enum AnalyzerHarness {
+    /// Accents off: the suites on the envelope, gain and gate measure those alone (an onset's accent would lift a
+    /// burst's first frame to full and hide the envelope's timing). `AccentLevelsTests` runs them on.
+    static let envelopeOnly: AccentSettings = {
+        var settings = AccentSettings()
+        settings.enabled = false
+        return settings
+    }()
+
     static func frames(
         _ mono: [Float],
         sampleRate: Int = 48_000,
         fps: Double = 60,
         settings: AnalysisSettings = AnalysisSettings(),
         bands: BandsSettings = BandsSettings(),
+        accents: AccentSettings = envelopeOnly,
         blockSize: Int = 1024,
         channels: Int = 1
     ) -> [AnalysisFrame] {
-        let analyzer = LevelAnalyzer(settings: settings, bands: bands, sampleRate: sampleRate, framesPerSecond: fps)
+        let analyzer = LevelAnalyzer(
+            settings: settings, bands: bands, accents: accents, sampleRate: sampleRate, framesPerSecond: fps
+        )
         return frames(mono, analyzer: analyzer, blockSize: blockSize, channels: channels)
     }
 

@@ -56,6 +56,20 @@ import Testing
              expected: ["f.toml:2: error: scene.margin: expected a finite number, found nan"]),
         Case(name: "CRLF line endings keep their line numbers", toml: "[input]\r\nsource = \"demo\"\r\n[bands.bass]\r\nupper = 30000\r\n",
              expected: ["f.toml:4: error: bands.bass.upper: 30000 is above the axis maximum 20000"]),
+        Case(name: "accents out of range", toml: "[accents]\nmax_flashes_per_second = 31\n[accents.treble]\nsensitivity = 0\ndecay = 0\nstrength = 1.5\n",
+             expected: [
+                 "f.toml:2: error: accents.max_flashes_per_second: 31 is above the maximum 30",
+                 "f.toml:4: error: accents.treble.sensitivity: 0 is below the minimum 0.1",
+                 "f.toml:5: error: accents.treble.decay: 0 is below the minimum 1",
+                 "f.toml:6: error: accents.treble.strength: 1.5 is above the maximum 1",
+             ]),
+        Case(name: "accents switch of the wrong type", toml: "[accents]\nenabled = \"yes\"\n",
+             expected: ["f.toml:2: error: accents.enabled: expected true or false, found a string"]),
+        Case(name: "sync offsets out of range", toml: "[output]\ndelay = 5001\n[[lights]]\nprotocol = \"ddp\"\naddress = \"127.0.0.1\"\npixels = 3\ndelay = -1\n",
+             expected: [
+                 "f.toml:2: error: output.delay: 5001 is above the maximum 5000",
+                 "f.toml:7: error: lights[1].delay: -1 is below the minimum 0",
+             ]),
         Case(name: "dotted keys find their line", toml: "# comment\nbands.treble.lower = 5\n",
              expected: ["f.toml:2: error: bands.treble.lower: 5 is below the axis minimum 20"]),
         Case(

@@ -80,6 +80,14 @@ import TestSupport
         c.analysis.gainRecoveryDBPerSecond = 1
         c.analysis.maximumGainDB = 1
         c.analysis.bandSpreadDB = 1
+        c.accents.enabled = false
+        c.accents.maxFlashesPerSecond = 1
+        for band in Band.allCases {
+            c.accents[band].strength = 0.5
+            c.accents[band].sensitivity = 2
+            c.accents[band].decayMilliseconds = 1
+        }
+        c.output.delayMilliseconds = 1
         c.background.from = .white
         c.background.to = .white
         c.background.angle = 1

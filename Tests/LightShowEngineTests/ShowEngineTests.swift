@@ -124,6 +124,27 @@ import TestSupport
         #expect(engine.status.state == .paused)
     }
 
+    @Test func reloadedAccentsReachTheRunningShow() async throws {
+        let source = try AudioSources.open(.demo, pacing: .realtime)
+        let engine = ShowEngine(source: source, configuration: Self.configuration, options: .init(framesPerSecond: Self.fps))
+        let (frames, task) = Self.start(engine)
+        defer { task.cancel() }
+
+        let accented = try await frames.first("an onset", timeout: 20) { !$0.onsets.isEmpty && $0.accent != .zero }.index
+        var reloaded = Self.configuration
+        reloaded.accents.enabled = false
+        engine.reconfigure(reloaded)
+        // Half a second of real time for the reload to land, then the demo's beat (every half second) for two
+        // seconds lights nothing.
+        let start = frames.elements[accented].time
+        let off = try await frames.first("half a second on", after: accented) { $0.time >= start + 0.5 }.index
+        let later = try await frames.first("two seconds on", after: off) { $0.time >= start + 2.5 }.index
+        #expect(frames.elements[off...later].allSatisfy { $0.accent == .zero && $0.onsets.isEmpty && $0.levels == $0.envelope })
+        reloaded.accents.enabled = true
+        engine.reconfigure(reloaded)
+        try await frames.first("accents back", after: later) { !$0.onsets.isEmpty && $0.accent != .zero }
+    }
+
     /// Counts the audio frames the engine hands its sinks.
     final class AudioCounter: ShowSink {
         private let count = Atomic<Int>(0)

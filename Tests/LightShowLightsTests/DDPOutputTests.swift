@@ -218,4 +218,39 @@ import TestSupport
         #expect(none.isEmpty)
         #expect(messages.last?.hasSuffix("this output stays off until a reload resolves it") == true)
     }
+
+    /// How long from handing a lit frame over to the first packet that shows it: the least of five, since a busy
+    /// machine only ever adds wake-up latency to the systematic part.
+    func latency(sharedDelay: Double, ownDelay: Double) throws -> Double {
+        var settings = strip(3)
+        settings.delayMilliseconds = ownDelay
+        var shared = OutputSettings()
+        shared.delayMilliseconds = sharedDelay
+        var samples: [Double] = []
+        for _ in 0..<5 {
+            let lights = try LightsOutputs(
+                settings: [settings], bands: BandsSettings(), background: BackgroundSettings(), output: shared,
+                stateDirectory: nil, logger: Logger(label: "test")
+            )
+            defer { lights.shutdown() }
+            receiver.reset()
+            let handed = MonotonicClock.now()
+            lights.show(frame(BandLevels(bass: 1)))
+            let lit = receiver.collect(timeout: 7) { $0.contains { DDPDatagram($0.bytes)?.data.first ?? 0 > 0 } }
+                .first { DDPDatagram($0.bytes)?.data.first ?? 0 > 0 }
+            let arrived = try #require(lit).time
+            samples.append(Double(arrived - handed) / 1e6)
+        }
+        return samples.min() ?? 0
+    }
+
+    /// `[output] delay` plus the output's own `delay` hold the light back by exactly their sum.
+    @Test func theSyncOffsetMovesTheLightByTheConfiguredDelay() throws {
+        let prompt = try latency(sharedDelay: 0, ownDelay: 0)
+        let late = try latency(sharedDelay: 200, ownDelay: 50)
+        #expect(abs(late - prompt - 250) <= 2, "no delay \(prompt) ms, 250 ms delay \(late) ms")
+        let ownOnly = try latency(sharedDelay: 0, ownDelay: 120)
+        #expect(abs(ownOnly - prompt - 120) <= 2, "no delay \(prompt) ms, 120 ms delay \(ownOnly) ms")
+    }
+
 }

@@ -45,6 +45,7 @@ enum LightsSection: ConfigSection {
         entry.number("fps", in: 1...120).assign(to: &settings.framesPerSecond)
         entry.number("brightness", in: 0...1).assign(to: &settings.brightness)
         entry.number("gamma", in: 1...3).assign(to: &settings.gamma)
+        entry.number("delay", in: 0...OutputSettings.maximumDelayMilliseconds).assign(to: &settings.delayMilliseconds)
         readSACN(entry, into: &settings)
         plainText(entry, "name", maximumBytes: 64).assign(to: &settings.name)
         if networkProtocol != nil, entry.errorCount == errorsBefore {

@@ -1,5 +1,5 @@
 /// Brightness (alpha) of each light, 0…1.
-public struct BandLevels: Equatable, Sendable, Hashable {
+public struct BandLevels: PerBand, Equatable, Sendable, Hashable {
     public var bass: Float
     public var mid: Float
     public var treble: Float
@@ -11,23 +11,6 @@ public struct BandLevels: Equatable, Sendable, Hashable {
     }
 
     public static let zero = BandLevels()
-
-    public subscript(band: Band) -> Float {
-        get {
-            switch band {
-            case .bass: bass
-            case .mid: mid
-            case .treble: treble
-            }
-        }
-        set {
-            switch band {
-            case .bass: bass = newValue
-            case .mid: mid = newValue
-            case .treble: treble = newValue
-            }
-        }
-    }
 
     /// Each level multiplied by `factor` (used for dimming and fades).
     public func scaled(by factor: Float) -> BandLevels {

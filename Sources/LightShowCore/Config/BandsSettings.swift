@@ -1,5 +1,5 @@
 /// `[bands.bass]`, `[bands.mid]`, `[bands.treble]`: each band's range and colour.
-public struct BandsSettings: Equatable, Sendable {
+public struct BandsSettings: PerBand, Equatable, Sendable {
     public struct Entry: Equatable, Sendable {
         public var range: FrequencyRange
         public var color: RGBColor
@@ -15,21 +15,4 @@ public struct BandsSettings: Equatable, Sendable {
     public var treble = Entry(range: .defaultTreble, color: .defaultColor(for: .treble))
 
     public init() {}
-
-    public subscript(band: Band) -> Entry {
-        get {
-            switch band {
-            case .bass: bass
-            case .mid: mid
-            case .treble: treble
-            }
-        }
-        set {
-            switch band {
-            case .bass: bass = newValue
-            case .mid: mid = newValue
-            case .treble: treble = newValue
-            }
-        }
-    }
 }

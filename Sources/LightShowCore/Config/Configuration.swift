@@ -5,6 +5,8 @@ public struct Configuration: Equatable, Sendable {
     public var input = InputSettings()
     public var bands = BandsSettings()
     public var analysis = AnalysisSettings()
+    public var accents = AccentSettings()
+    public var output = OutputSettings()
     public var background = BackgroundSettings()
     public var scene = SceneSettings()
     public var playback = PlaybackSettings()

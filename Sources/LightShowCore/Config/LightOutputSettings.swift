@@ -53,6 +53,8 @@ public struct LightOutputSettings: Equatable, Sendable {
     public var sourceName = "lightshow"
     /// Numeric IPv4 address of the interface for sACN multicast; "" lets routing choose.
     public var interface = ""
+    /// This output's own sync offset, milliseconds, added to `[output] delay` (a Wi-Fi strip lags a wired one).
+    public var delayMilliseconds = 0.0
     /// Shown in status and logs; "" uses `lights[N]`.
     public var name = ""
 

@@ -2,8 +2,14 @@
 public struct AnalysisFrame: Sendable, Equatable {
     /// Audio time in seconds from the start of the input (end of the analysed window).
     public var time: Double
-    /// Brightness per band after gain, envelope and gate, 0…1.
+    /// Brightness per band, 0…1: the larger of `envelope` and `accent`. What every output shows.
     public var levels: BandLevels
+    /// Each band's envelope alone (gain, envelope and gate applied), 0…1.
+    public var envelope: BandLevels
+    /// Each band's accent alone (onsets' lifts, falling), 0…1; zero with accents off.
+    public var accent: BandLevels
+    /// The onsets decided since the previous frame, in time order.
+    public var onsets: [Onset]
     /// False while the silence gate is closed.
     public var hasSound: Bool
     /// Broadband RMS of the newest hop, dBFS.
@@ -11,9 +17,16 @@ public struct AnalysisFrame: Sendable, Equatable {
     /// Monotonic capture time of the newest sample analysed (live inputs only), for latency accounting.
     public var captureTimeNanoseconds: UInt64?
 
-    public init(time: Double, levels: BandLevels, hasSound: Bool, rmsDBFS: Float, captureTimeNanoseconds: UInt64? = nil) {
+    /// - Parameter envelope: defaults to `levels` (a frame without accents).
+    public init(
+        time: Double, levels: BandLevels, envelope: BandLevels? = nil, accent: BandLevels = .zero, onsets: [Onset] = [],
+        hasSound: Bool, rmsDBFS: Float, captureTimeNanoseconds: UInt64? = nil
+    ) {
         self.time = time
         self.levels = levels
+        self.envelope = envelope ?? levels
+        self.accent = accent
+        self.onsets = onsets
         self.hasSound = hasSound
         self.rmsDBFS = rmsDBFS
         self.captureTimeNanoseconds = captureTimeNanoseconds

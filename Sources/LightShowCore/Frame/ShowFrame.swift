@@ -10,6 +10,11 @@ public struct ShowFrame: Sendable, Equatable {
     public var title: String
     /// Seconds into the current song, if known.
     public var elapsed: Double?
+    /// The analysis behind `levels`, before the playback effects: each band's envelope and accent apart, and the
+    /// onsets decided since the previous frame. Zero and empty on a frame no analysis made (a key press, a fade).
+    public var envelope: BandLevels = .zero
+    public var accent: BandLevels = .zero
+    public var onsets: [Onset] = []
 
     public init(index: Int, time: Double, levels: BandLevels, state: PlaybackState, title: String, elapsed: Double? = nil) {
         self.index = index

@@ -1,11 +1,13 @@
 /// How `lightshow analyze` writes frames.
 public enum AnalysisOutputFormat: String, CaseIterable, Sendable {
-    /// `{"t":1.2333,"bass":0.82,"mid":0.10,"treble":0.02,"state":"playing"}`
+    /// `{"t":1.2333,"bass":0.82,"mid":0.10,"treble":0.02,"envelope":{"bass":0.82,…},"accent":{"bass":0.00,…},"state":"playing"}`
     case jsonl
     /// `t,bass,mid,treble,state` header, then one row per frame.
     case csv
     /// cava's raw ascii output with `ascii_max_range = 1000`: `B;M;T;` then `\n` (cava ends every bar with the delimiter).
     case ascii
+    /// One line per onset as it is decided, `TIME BAND STRENGTH`: `12.3467 bass 0.84` (no line for a frame).
+    case onsets
 }
 
 /// Turns analysis frames into output lines, appending UTF-8 bytes to a buffer (no Foundation, no allocation per
@@ -23,15 +25,31 @@ public struct AnalysisLineFormatter: Sendable {
     }
 
     /// One frame as a string (for tests and small outputs).
-    public func line(time: Double, levels: BandLevels, state: PlaybackState) -> String {
+    public func line(_ frame: ShowFrame) -> String {
         var bytes: [UInt8] = []
-        append(time: time, levels: levels, state: state, to: &bytes)
+        append(frame, to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Appends one frame, newline included.
-    public func append(time: Double, levels: BandLevels, state: PlaybackState, to bytes: inout [UInt8]) {
+    /// A frame of these levels, without envelope, accent or onsets, as a string.
+    public func line(time: Double, levels: BandLevels, state: PlaybackState) -> String {
+        line(ShowFrame(index: 0, time: time, levels: levels, state: state, title: ""))
+    }
+
+    /// Appends one frame's line (or for `onsets`, a line per onset), newline included.
+    public func append(_ frame: ShowFrame, to bytes: inout [UInt8]) {
+        let levels = frame.levels
         switch format {
+        case .onsets:
+            for onset in frame.onsets {
+                Self.appendFixed(onset.time, decimals: 4, to: &bytes)
+                bytes.append(UInt8(ascii: " "))
+                bytes.append(contentsOf: onset.band.rawValue.utf8)
+                bytes.append(UInt8(ascii: " "))
+                Self.appendFixed(Double(min(1, max(0, onset.strength))), decimals: 2, to: &bytes)
+                bytes.append(UInt8(ascii: "\n"))
+            }
+            return
         case .ascii:
             for band in Band.allCases {
                 Self.appendInteger(Self.asciiValue(levels[band]), to: &bytes)
@@ -39,26 +57,36 @@ public struct AnalysisLineFormatter: Sendable {
             }
         case .jsonl:
             bytes.append(contentsOf: #"{"t":"#.utf8)
-            Self.appendFixed(time, decimals: 4, to: &bytes)
-            for band in Band.allCases {
-                bytes.append(contentsOf: #",""#.utf8)
-                bytes.append(contentsOf: band.rawValue.utf8)
-                bytes.append(contentsOf: #"":"#.utf8)
-                Self.appendFixed(Double(levels[band]), decimals: 2, to: &bytes)
-            }
-            bytes.append(contentsOf: #","state":""#.utf8)
-            bytes.append(contentsOf: state.rawValue.utf8)
+            Self.appendFixed(frame.time, decimals: 4, to: &bytes)
+            Self.appendBands(levels, to: &bytes)
+            bytes.append(contentsOf: #","envelope":{"#.utf8)
+            Self.appendBands(frame.envelope, first: true, to: &bytes)
+            bytes.append(contentsOf: #"},"accent":{"#.utf8)
+            Self.appendBands(frame.accent, first: true, to: &bytes)
+            bytes.append(contentsOf: #"},"state":""#.utf8)
+            bytes.append(contentsOf: frame.state.rawValue.utf8)
             bytes.append(contentsOf: #""}"#.utf8)
         case .csv:
-            Self.appendFixed(time, decimals: 4, to: &bytes)
+            Self.appendFixed(frame.time, decimals: 4, to: &bytes)
             for band in Band.allCases {
                 bytes.append(UInt8(ascii: ","))
                 Self.appendFixed(Double(levels[band]), decimals: 2, to: &bytes)
             }
             bytes.append(UInt8(ascii: ","))
-            bytes.append(contentsOf: state.rawValue.utf8)
+            bytes.append(contentsOf: frame.state.rawValue.utf8)
         }
         bytes.append(UInt8(ascii: "\n"))
+    }
+
+    /// `"bass":0.82,"mid":0.10,"treble":0.02`, after a comma unless `first`.
+    private static func appendBands(_ levels: BandLevels, first: Bool = false, to bytes: inout [UInt8]) {
+        for band in Band.allCases {
+            if band != .bass || !first { bytes.append(UInt8(ascii: ",")) }
+            bytes.append(UInt8(ascii: "\""))
+            bytes.append(contentsOf: band.rawValue.utf8)
+            bytes.append(contentsOf: #"":"#.utf8)
+            appendFixed(Double(levels[band]), decimals: 2, to: &bytes)
+        }
     }
 
     /// A level 0…1 as cava's 0…1000 integer.

@@ -1,6 +1,7 @@
 import LightShowConfig
 public import LightShowControl
 import LightShowCore
+import LightShowEngine
 import LightShowLights
 import Logging
 import Synchronization
@@ -84,6 +85,7 @@ extension DaemonService {
     /// Makes `new` the running configuration and carries out what the change from the old one takes.
     private func adopt(_ new: Configuration) -> ReloadPlan {
         let old = state.replaceConfiguration(with: new)
+        subscriberDelay.withLock { $0 }?.setDelay(milliseconds: new.output.delayMilliseconds)
         let plan = ReloadPlan(from: old, to: new)
         if plan.publishesScene { publishScene(new) }
         supervisor.adopt(new, restart: plan.restartsInput)

@@ -35,6 +35,8 @@ public final class DaemonService: Service, Sendable {
     /// Set once READY=1 went out: a reload before then (SIGHUP while a Pulse server is awaited) must not send it early.
     let isReady = Atomic(false)
     private let connectionCounts = Mutex<Callback<Void, (clients: Int, subscribers: Int)>?>(nil)
+    /// Holds frames back by `[output] delay` before subscribers get them (set once the control server runs).
+    let subscriberDelay = Mutex<DelayedSink?>(nil)
     /// Tells subscribers the scene (set once the control server runs).
     private let sceneOutlet = Mutex<Callback<JSONValue, Void>?>(nil)
 
@@ -54,7 +56,8 @@ public final class DaemonService: Service, Sendable {
         supervisor = CaptureSupervisor(state: state, framesPerSecond: framesPerSecond, logger: logger)
         lights = try LightsOutputs(
             settings: configuration.lights, bands: configuration.bands, background: configuration.background,
-            stateDirectory: LightsStateDirectory.path(environment: environment), logger: Logger(label: "lightshow.lights")
+            output: configuration.output, stateDirectory: LightsStateDirectory.path(environment: environment),
+            logger: Logger(label: "lightshow.lights")
         )
         notifier = SystemdNotifier(environment: environment)
         self.framesPerSecond = framesPerSecond
@@ -88,16 +91,19 @@ public final class DaemonService: Service, Sendable {
         logger.info("control socket \(socketPath)")
         defer { server.shutdown() }
 
-        let subscribers = FrameHandler { [state] frame in
-            state.record(frame)
-            server.publishFrame(ShowFrameEvent.encode(frame))
-        }
+        let status = FrameHandler { [state] frame in state.record(frame) }
+        let subscribers = try DelayedSink(
+            FrameHandler { frame in server.publishFrame(ShowFrameEvent.encode(frame)) },
+            delayMilliseconds: configuration.output.delayMilliseconds
+        )
+        subscriberDelay.withLock { $0 = subscribers }
+        defer { subscribers.close() }
         // At shutdown the lights go black and sACN receivers are told the stream ended.
         defer { lights.shutdown() }
         let hangups = await UnixSignalsSequence(trapping: .sighup)
         await withDiscardingTaskGroup { group in
             group.addTask { [self] in
-                await supervisor.run(sinks: [subscribers, lights]) { [self] in
+                await supervisor.run(sinks: [status, subscribers, lights]) { [self] in
                     notify { try notifier.ready() }
                     isReady.store(true, ordering: .releasing)
                     logger.info("ready")

@@ -33,8 +33,8 @@ struct LightsInbox: Sendable {
     var input: LightsInput?
     /// Monotonic nanoseconds when `input` arrived.
     var arrival: UInt64 = 0
-    /// A reload's outputs and colours, not yet taken by the thread.
-    var reload: (plans: [LightOutputPlan], palette: LightPalette)?
+    /// A reload's outputs, colours and `[output] delay` (nanoseconds), not yet taken by the thread.
+    var reload: (plans: [LightOutputPlan], palette: LightPalette, delay: UInt64)?
     var stopping = false
     /// The thread has been woken and hasn't looked yet: another wake-up would only cost a system call.
     var wakePending = false

@@ -20,21 +20,22 @@ public final class LightsOutputs: ShowSink {
     public let statusChanges = Announcer()
 
     /// Resolves every host and opens the sockets; an unresolvable host is a config error (exit 78).
-    /// `stateDirectory` holds the persistent sACN CID (see `ComponentIdentifier.persistent`).
+    /// `stateDirectory` holds the persistent sACN CID (see `ComponentIdentifier.persistent`). Each output shows a
+    /// frame `output` delay plus its own `delay` after it arrives.
     public convenience init(
         settings: [LightOutputSettings], bands: BandsSettings, background: BackgroundSettings,
-        stateDirectory: String?, logger: Logger
+        output: OutputSettings = OutputSettings(), stateDirectory: String?, logger: Logger
     ) throws(LightShowError) {
         try self.init(
-            settings: settings, bands: bands, background: background, stateDirectory: stateDirectory, logger: logger,
-            staleAfter: LightsSender.staleAfter
+            settings: settings, bands: bands, background: background, output: output, stateDirectory: stateDirectory,
+            logger: logger, staleAfter: LightsSender.staleAfter
         )
     }
 
     /// `staleAfter`: nanoseconds without a frame after which a playing or stopping show goes dark (tests shorten it).
     init(
         settings: [LightOutputSettings], bands: BandsSettings, background: BackgroundSettings,
-        stateDirectory: String?, logger: Logger, staleAfter: UInt64
+        output: OutputSettings = OutputSettings(), stateDirectory: String?, logger: Logger, staleAfter: UInt64
     ) throws(LightShowError) {
         let plans = try LightOutputPlanner.plans(for: settings)
         // Loaded even without sACN outputs when there is a state directory: a reload may add one.
@@ -53,9 +54,10 @@ public final class LightsOutputs: ShowSink {
         self.plans = Locked(plans)
         self.logger = logger
         let palette = LightPalette(bands: bands, background: background)
+        let delay = Self.nanoseconds(output.delayMilliseconds)
         try DedicatedThread.start(name: "ls-lights-send") { [wake, done, statusChanges] in
             LightsSender(
-                plans: plans, palette: palette, inbox: inbox, wake: wake, statusChanges: statusChanges, cid: cid,
+                plans: plans, palette: palette, delay: delay, inbox: inbox, wake: wake, statusChanges: statusChanges, cid: cid,
                 logger: logger, staleAfter: staleAfter
             ).run()
             done.signal()
@@ -89,7 +91,7 @@ public final class LightsOutputs: ShowSink {
         plans.withLock { $0 = new }
         let palette = LightPalette(bands: configuration.bands, background: configuration.background)
         let needsWake = inbox.withLock { shared in
-            shared.reload = (new, palette)
+            shared.reload = (new, palette, Self.nanoseconds(configuration.output.delayMilliseconds))
             defer { shared.wakePending = true }
             return !shared.wakePending
         }
@@ -121,6 +123,10 @@ public final class LightsOutputs: ShowSink {
         guard waiting else { return }
         // Never consumed: every later call returns at once.
         _ = done.wait(for: .nanoseconds(Int64(LightsSender.shutdownLimit)) + .milliseconds(500))
+    }
+
+    private static func nanoseconds(_ milliseconds: Double) -> UInt64 {
+        UInt64((min(OutputSettings.maximumDelayMilliseconds, max(0, milliseconds)) * 1e6).rounded())
     }
 
     private func post(_ input: LightsInput) {

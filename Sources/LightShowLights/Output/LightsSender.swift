@@ -30,16 +30,21 @@ final class LightsSender {
     private var palette: LightPalette
     private var input: LightsInput?
     private var arrival: UInt64 = 0
+    /// The show's frames by arrival, read by each output at its delay (`[output] delay` plus its own).
+    private var line = FrameDelay<LightsInput>()
+    /// `[output] delay`, nanoseconds.
+    private var sharedDelay: UInt64
     private var stopping = false
     /// The largest level of the newest frame before a stop: a stop fades every level by the same factor, so the
     /// ratio to it says how far the fade has gone, and the background base fades with it.
     private var fadeReference: Float = 0
 
     init(
-        plans: [LightOutputPlan], palette: LightPalette, inbox: Locked<LightsInbox>, wake: WakeSignal,
+        plans: [LightOutputPlan], palette: LightPalette, delay: UInt64, inbox: Locked<LightsInbox>, wake: WakeSignal,
         statusChanges: Announcer, cid: ComponentIdentifier, logger: Logger, staleAfter: UInt64 = LightsSender.staleAfter
     ) {
         self.staleAfter = staleAfter
+        sharedDelay = delay
         self.inbox = inbox
         self.wake = wake
         self.statusChanges = statusChanges
@@ -83,9 +88,11 @@ final class LightsSender {
         if case .frame(let frame) = taken.0, frame.state != .stopped {
             fadeReference = Band.allCases.map { frame.levels[$0] }.max() ?? 0
         }
+        if taken.1 != arrival, let new = taken.0, case .frame = new { line.push(new, at: taken.1) }
         (input, arrival, stopping) = (taken.0, taken.1, taken.3)
         if let reload = taken.2 {
             palette = reload.palette
+            sharedDelay = reload.delay
             install(reload.plans)
         }
     }
@@ -107,11 +114,17 @@ final class LightsSender {
         func note(_ deadline: UInt64?) {
             if let deadline { next = min(next ?? .max, deadline) }
         }
+        var longestDelay: UInt64 = 0
         for (offset, output) in outputs.enumerated() {
-            let (scene, ending, endWhenDark) = self.scene(for: offset, now: now)
-            let since = ending ? now : min(arrival, now)
+            let delay = self.delay(of: output)
+            longestDelay = max(longestDelay, delay)
+            let (shown, shownArrival) = self.shown(delay: delay, now: now)
+            let (scene, ending, endWhenDark) = self.scene(shown, arrival: shownArrival, for: offset, now: now)
+            let since = ending ? now : min(shownArrival, now)
             note(output.advance(now: now, scene: scene, arrival: since, ending: ending, endWhenDark: endWhenDark, sequences: &sequences))
+            if !stopping { note(line.nextDue(delayedBy: delay, at: now)) }
         }
+        line.discard(beyond: longestDelay, at: now)
         for output in retiring {
             note(output.advance(now: now, scene: .dark, arrival: now, ending: true, endWhenDark: true, sequences: &sequences))
         }
@@ -119,8 +132,23 @@ final class LightsSender {
         return next
     }
 
-    /// What output `offset` shows now, whether that is an end, and whether black would be one (stopped).
-    private func scene(for offset: Int, now: UInt64) -> (LightScene, ending: Bool, endWhenDark: Bool) {
+    /// An output's sync offset: `[output] delay` plus its own, nanoseconds.
+    private func delay(of output: LightsOutput) -> UInt64 {
+        sharedDelay &+ UInt64((max(0, output.plan.settings.delayMilliseconds) * 1e6).rounded())
+    }
+
+    /// What an output at `delay` shows now, and when it arrived there (its arrival plus the delay). A `lights test`
+    /// step shows at once; a frame of the show once it is `delay` old.
+    private func shown(delay: UInt64, now: UInt64) -> (LightsInput?, UInt64) {
+        if case .test = input { return (input, arrival) }
+        guard let due = line.value(delayedBy: delay, at: now) else { return (nil, now) }
+        return (due.value, due.arrival &+ delay)
+    }
+
+    /// What output `offset` shows of `input`, whether that is an end, and whether black would be one (stopped).
+    private func scene(
+        _ input: LightsInput?, arrival: UInt64, for offset: Int, now: UInt64
+    ) -> (LightScene, ending: Bool, endWhenDark: Bool) {
         guard !stopping, let input else { return (.dark, true, true) }
         switch input {
         case .frame(let frame):

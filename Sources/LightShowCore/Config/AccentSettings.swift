@@ -1,0 +1,27 @@
+/// `[accents]`: onsets lighting their band's light at once (see the README's Accents section).
+public struct AccentSettings: PerBand, Equatable, Sendable {
+    /// One band's `[accents.bass]`, `[accents.mid]` or `[accents.treble]`.
+    public struct Entry: Equatable, Sendable {
+        /// How far an onset of full strength lifts the light toward full, 0…1.
+        public var strength: Double = 1
+        /// Divides the detector's threshold: 2 finds onsets half as clear, 0.5 only twice as clear ones.
+        public var sensitivity: Double = 1
+        /// Time constant of the accent's fall, milliseconds.
+        public var decayMilliseconds: Double
+
+        public init(decayMilliseconds: Double) {
+            self.decayMilliseconds = decayMilliseconds
+        }
+    }
+
+    /// Off: the lights follow the envelope alone, exactly as without accents (no onset detection runs).
+    public var enabled = true
+    /// Full-contrast flashes per light in any second (WCAG 2.3.1 allows 3); accents past it rise only a little.
+    public var maxFlashesPerSecond = 3
+    // Treble falls fastest: hats come quickest, and a long tail would merge them into a steady glow.
+    public var bass = Entry(decayMilliseconds: 150)
+    public var mid = Entry(decayMilliseconds: 120)
+    public var treble = Entry(decayMilliseconds: 60)
+
+    public init() {}
+}

@@ -1,0 +1,80 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Accents on top of the envelope, per band: an onset lifts its light at once toward full, by its strength, and
+/// the lift falls exponentially over the band's decay. The light shows the larger of envelope and accent, never
+/// their sum, so nothing clips. Full-contrast lifts are limited per light (`FlashLimiter`); past the limit an
+/// onset still lifts the light, but only by `lowContrastRise`. Pure numbers, no I/O; allocation-free per frame.
+public struct AccentProcessor: Sendable {
+    /// The largest lift that is not a flash: WCAG 2.3.1 counts changes of a tenth of full brightness and more.
+    public static let lowContrastRise = 0.1
+
+    public private(set) var settings: AccentSettings
+    /// Per band (in `Band.allCases` order): the accent's value at its onset, and the onset's time.
+    private var peaks: [Double]
+    private var onsetTimes: [Double]
+    private var limiters: [FlashLimiter]
+
+    public init(settings: AccentSettings) {
+        self.settings = settings
+        peaks = Band.allCases.map { _ in 0 }
+        onsetTimes = Band.allCases.map { _ in 0 }
+        limiters = Band.allCases.map { _ in FlashLimiter(maximum: settings.maxFlashesPerSecond) }
+    }
+
+    /// One frame at audio time `time`.
+    /// - Parameters:
+    ///   - envelope: each band's envelope level this frame.
+    ///   - onsets: the onsets decided since the previous frame, in time order, none after `time`.
+    ///   - gateOpen: false while the silence gate is closed: no accents then.
+    /// - Returns: each band's accent, and the light's level (the larger of envelope and accent).
+    public mutating func process(
+        envelope: BandLevels, onsets: [Onset], time: Double, gateOpen: Bool
+    ) -> (accent: BandLevels, levels: BandLevels) {
+        guard gateOpen else {
+            for index in peaks.indices { peaks[index] = 0 }
+            return (.zero, envelope)
+        }
+        for onset in onsets {
+            let index = Self.index(of: onset.band)
+            let entry = settings[onset.band]
+            // The light's level when the onset lands: the envelope now, or the last accent's fall if higher.
+            let base = max(Double(envelope[onset.band]), value(index, at: onset.time, decay: entry.decayMilliseconds))
+            var rise = Double(min(1, max(0, onset.strength))) * min(1, max(0, entry.strength)) * (1 - base)
+            if rise > Self.lowContrastRise, !limiters[index].admit(at: onset.time) {
+                rise = Self.lowContrastRise
+            }
+            peaks[index] = min(1, base + rise)
+            onsetTimes[index] = onset.time
+        }
+        var accent = BandLevels()
+        var levels = BandLevels()
+        for (index, band) in Band.allCases.enumerated() {
+            let value = value(index, at: time, decay: settings[band].decayMilliseconds)
+            // Below a thousandth the light is invisible; snapping lets the accent end at exactly 0.
+            accent[band] = value < 0.001 ? 0 : Float(value)
+            levels[band] = max(envelope[band], accent[band])
+        }
+        return (accent, levels)
+    }
+
+    /// The accent of band `index` at `time`.
+    private func value(_ index: Int, at time: Double, decay milliseconds: Double) -> Double {
+        guard peaks[index] > 0 else { return 0 }
+        let tau = max(0, milliseconds) / 1000
+        let elapsed = max(0, time - onsetTimes[index])
+        guard tau > 0 else { return elapsed > 0 ? 0 : peaks[index] }
+        return peaks[index] * exp(-elapsed / tau)
+    }
+
+    private static func index(of band: Band) -> Int {
+        switch band {
+        case .bass: 0
+        case .mid: 1
+        case .treble: 2
+        }
+    }
+}

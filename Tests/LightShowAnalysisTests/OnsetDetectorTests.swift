@@ -1,0 +1,134 @@
+import LightShowAnalysis
+import LightShowCore
+import Testing
+import TestSupport
+
+/// The onset detector on known signals: hits found on the hop they land on, sustained sounds give nothing.
+@Suite struct OnsetDetectorTests {
+    let rate = 48_000
+
+    func onsets(_ samples: [Float], blockSize: Int = 1024, accents: AccentSettings = AccentSettings()) -> [Onset] {
+        let detector = OnsetDetector(sampleRate: rate, bands: BandsSettings(), accents: accents, silenceThresholdDBFS: -60)
+        var found: [Onset] = []
+        var start = 0
+        samples.withUnsafeBufferPointer { all in
+            while start < all.count {
+                let end = min(all.count, start + blockSize)
+                detector.append(UnsafeBufferPointer(rebasing: all[start..<end]), firstSample: Int64(start), into: &found)
+                start = end
+            }
+        }
+        return found
+    }
+
+    var hopSeconds: Double { Double(OnsetDetector(sampleRate: rate, bands: BandsSettings(), accents: AccentSettings(), silenceThresholdDBFS: -60).hop) / Double(rate) }
+
+    @Test func aShortWindowOnAFineHop() {
+        let detector = OnsetDetector(sampleRate: rate, bands: BandsSettings(), accents: AccentSettings(), silenceThresholdDBFS: -60)
+        #expect(detector.size == 1024 && detector.hop == 128)
+    }
+
+    /// The end of the hop a sample at `time` falls in.
+    func hopEnd(after time: Double) -> Double {
+        let hop = hopSeconds
+        return ((time / hop).rounded(.down) + 1) * hop
+    }
+
+    /// Every click gives one onset in each band, decided within one hop of the hop it lands in (a click in the
+    /// newest few samples has almost no weight under the window yet, so the next hop decides it).
+    @Test func clicksAreFoundWithinOneHopInEveryBand() {
+        let times = [0.5003, 1.0, 1.7171, 2.3, 3.1234]
+        let found = onsets(AccentSignals.clicks(at: times, seconds: 4))
+        for band in Band.allCases {
+            let mine = found.filter { $0.band == band }
+            #expect(mine.count == times.count, "\(band): \(mine)")
+            for (onset, time) in zip(mine, times) {
+                #expect(onset.time > time && onset.time <= hopEnd(after: time) + hopSeconds + 1e-9, "\(band) at \(time): \(onset.time)")
+                #expect(onset.strength > 0 && onset.strength <= 1)
+            }
+        }
+    }
+
+    /// Kicks over a held 55 Hz bass line: one bass onset each, within one hop of the hop the kick starts in.
+    @Test func kicksOverAHeldBassAreFoundWithinAHop() {
+        let times = [0.5003, 1.0, 1.7171, 2.3, 3.1234]
+        let found = onsets(AccentSignals.kicks(at: times, seconds: 4)).filter { $0.band == .bass && $0.time > 0.1 }
+        #expect(found.count == times.count, "\(found)")
+        for (onset, time) in zip(found, times) {
+            #expect(onset.time > time && onset.time <= hopEnd(after: time) + hopSeconds + 1e-9, "kick at \(time): \(onset.time)")
+        }
+    }
+
+    @Test(arguments: [0.01, 0.03])
+    func aHeldChordWithVibratoGivesNoOnset(depth: Double) {
+        let chord = AccentSignals.vibratoTone(frequencies: [110, 220, 277.18, 329.63], depth: depth, rate: 6, seconds: 4, fadeIn: 1)
+        #expect(onsets(chord).isEmpty)
+        let high = AccentSignals.vibratoTone(frequencies: [1000, 2500, 5000], depth: depth, rate: 6, seconds: 4, fadeIn: 1)
+        #expect(onsets(high).isEmpty)
+    }
+
+    @Test(arguments: [110.0, 440, 5000])
+    func aTremoloGivesNoOnset(frequency: Double) {
+        for rate in [4.0, 6, 8] {
+            let tone = AccentSignals.tremoloTone(frequency: frequency, depth: 0.8, rate: rate, seconds: 4, fadeIn: 1)
+            #expect(onsets(tone).isEmpty, "\(frequency) Hz at \(rate) Hz")
+        }
+    }
+
+    @Test func aSlowSwellGivesNoOnset() {
+        let swell = AccentSignals.tremoloTone(frequency: 220, depth: 0, rate: 1, seconds: 4, fadeIn: 4)
+        #expect(onsets(swell).isEmpty)
+    }
+
+    /// Clicks 20 ms apart: one onset per 50 ms at most in each band; 60 ms apart: every one.
+    @Test func theMinimumGapHolds() {
+        let close = stride(from: 0.5, to: 1.5, by: 0.02).map { $0 }
+        for band in Band.allCases {
+            let times = onsets(AccentSignals.clicks(at: close, seconds: 2)).filter { $0.band == band }.map(\.time)
+            #expect(!times.isEmpty)
+            for (earlier, later) in zip(times, times.dropFirst()) { #expect(later - earlier >= 0.05 - 1e-9) }
+        }
+        let apart = stride(from: 0.5, to: 1.5, by: 0.06).map { $0 }
+        let treble = onsets(AccentSignals.clicks(at: apart, seconds: 2)).filter { $0.band == .treble }
+        #expect(treble.count == apart.count)
+    }
+
+    @Test func clicksUnderTheSilenceThresholdGiveNoOnset() {
+        // One sample of 0.01 is −70 dBFS over the 1024-point window, under the −60 dBFS gate.
+        var quiet = [Float](repeating: 0, count: 2 * rate)
+        for time in [0.5, 1.0, 1.5] { quiet[Int(time * Double(rate))] = 0.01 }
+        #expect(onsets(quiet).isEmpty)
+    }
+
+    /// The detector runs on its own hop: how the audio is cut into blocks changes nothing.
+    @Test func blockSizesDoNotMatter() {
+        let signal = AccentSignals.pattern(seconds: 3).samples
+        let reference = onsets(signal, blockSize: 1024)
+        #expect(!reference.isEmpty)
+        for size in [1, 100, 441, 4096] { #expect(onsets(signal, blockSize: size) == reference) }
+    }
+
+    @Test func higherSensitivityFindsMoreAndLowerFewer() {
+        let signal = AccentSignals.pattern(seconds: 3).samples
+        var keen = AccentSettings(), dull = AccentSettings()
+        for band in Band.allCases {
+            keen[band].sensitivity = 3
+            dull[band].sensitivity = 0.2
+        }
+        let normal = onsets(signal).count
+        #expect(onsets(signal, accents: keen).count > normal)
+        #expect(onsets(signal, accents: dull).count < normal)
+    }
+
+    /// The drum pattern: each hit found in its band within one frame at 60 fps.
+    @Test func aDrumPatternIsFoundBandByBand() {
+        let pattern = AccentSignals.pattern(seconds: 4)
+        let found = onsets(pattern.samples)
+        for (band, times) in [(Band.bass, pattern.kicks), (.mid, pattern.snares), (.treble, pattern.hats)] {
+            let mine = found.filter { $0.band == band }.map(\.time)
+            for time in times {
+                #expect(mine.contains { $0 > time && $0 <= time + 1.0 / 60 }, "\(band) hit at \(time): \(mine)")
+            }
+        }
+    }
+}

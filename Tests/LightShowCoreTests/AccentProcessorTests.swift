@@ -1,0 +1,137 @@
+import Foundation
+import LightShowCore
+import Testing
+
+@Suite struct AccentProcessorTests {
+    func onset(_ time: Double, _ band: Band = .bass, _ strength: Float = 1) -> Onset {
+        Onset(time: time, band: band, strength: strength)
+    }
+
+    @Test func anOnsetLiftsTheLightAtOnceAndTheLevelIsTheLargerNeverTheSum() {
+        var accents = AccentProcessor(settings: AccentSettings())
+        let envelope = BandLevels(bass: 0.7, mid: 0.3, treble: 0)
+        let lit = accents.process(envelope: envelope, onsets: [onset(1.0)], time: 1.0, gateOpen: true)
+        #expect(lit.accent.bass == 1)
+        #expect(lit.levels.bass == 1)
+        #expect(lit.levels.mid == 0.3 && lit.accent.mid == 0)
+        // One decay later (150 ms for bass) the accent is at 1/e; the level is the larger of the two.
+        let later = accents.process(envelope: BandLevels(bass: 0.2), onsets: [], time: 1.15, gateOpen: true)
+        #expect(abs(Double(later.accent.bass) - exp(-1)) < 1e-4)
+        #expect(later.levels.bass == later.accent.bass)
+        let envelopeAbove = accents.process(envelope: BandLevels(bass: 0.9), onsets: [], time: 1.2, gateOpen: true)
+        #expect(envelopeAbove.levels.bass == 0.9)
+    }
+
+    @Test func theRiseIsScaledByTheOnsetsAndTheBandsStrength() {
+        var settings = AccentSettings()
+        settings.mid.strength = 0.5
+        var accents = AccentProcessor(settings: settings)
+        let result = accents.process(
+            envelope: BandLevels(bass: 0.2, mid: 0.2), onsets: [onset(0.5, .bass, 0.5), onset(0.5, .mid, 1)], time: 0.5,
+            gateOpen: true
+        )
+        // From 0.2 toward 1: half the way for each.
+        #expect(abs(result.accent.bass - 0.6) < 1e-6)
+        #expect(abs(result.accent.mid - 0.6) < 1e-6)
+    }
+
+    @Test func trebleFallsFasterThanBass() {
+        var accents = AccentProcessor(settings: AccentSettings())
+        _ = accents.process(envelope: .zero, onsets: [onset(0, .bass), onset(0, .treble)], time: 0, gateOpen: true)
+        let later = accents.process(envelope: .zero, onsets: [], time: 0.1, gateOpen: true)
+        #expect(later.accent.treble < 0.25 && later.accent.bass > 0.5)
+    }
+
+    @Test func aClosedGateShowsNoAccent() {
+        var accents = AccentProcessor(settings: AccentSettings())
+        _ = accents.process(envelope: .zero, onsets: [onset(0)], time: 0, gateOpen: true)
+        let closed = accents.process(envelope: .zero, onsets: [onset(0.01)], time: 0.016, gateOpen: false)
+        #expect(closed.accent == .zero && closed.levels == .zero)
+        let reopened = accents.process(envelope: .zero, onsets: [], time: 0.033, gateOpen: true)
+        #expect(reopened.accent == .zero)
+    }
+
+    /// Hats at 8 a second for 3 s: at most 3 full-contrast flashes in any second, exactly 3 in each whole second,
+    /// and every other hat still lifts the light, by a tenth of full.
+    @Test(arguments: [3, 1, 5])
+    func fullContrastFlashesStayAtTheLimit(limit: Int) {
+        var settings = AccentSettings()
+        settings.maxFlashesPerSecond = limit
+        var accents = AccentProcessor(settings: settings)
+        var flashes: [Double] = []
+        var lowContrast = 0
+        var time = 0.0
+        for hat in 0..<24 {
+            let onsetTime = Double(hat) * 0.125
+            // Frames at 60 fps up to the hat; the light has fallen back to dark by then (treble decays in 60 ms).
+            while time < onsetTime - 1e-9 {
+                _ = accents.process(envelope: .zero, onsets: [], time: time, gateOpen: true)
+                time += 1.0 / 60
+            }
+            let before = accents.process(envelope: .zero, onsets: [], time: onsetTime, gateOpen: true).accent.treble
+            let lit = accents.process(envelope: .zero, onsets: [onset(onsetTime, .treble)], time: onsetTime, gateOpen: true)
+            let rise = Double(lit.accent.treble - before)
+            if rise > AccentProcessor.lowContrastRise + 1e-6 {
+                flashes.append(onsetTime)
+            } else {
+                #expect(abs(rise - AccentProcessor.lowContrastRise) < 1e-6)
+                lowContrast += 1
+            }
+        }
+        for (index, flash) in flashes.enumerated() {
+            let inWindow = flashes[index...].prefix { $0 < flash + 1 - 1e-9 }.count
+            #expect(inWindow <= limit)
+        }
+        #expect(flashes.count == 3 * limit)
+        #expect(lowContrast == 24 - 3 * limit)
+    }
+
+    @Test func noFlashesAtAllWhenTheLimitIsZero() {
+        var settings = AccentSettings()
+        settings.maxFlashesPerSecond = 0
+        var accents = AccentProcessor(settings: settings)
+        let lit = accents.process(envelope: .zero, onsets: [onset(0, .mid)], time: 0, gateOpen: true)
+        #expect(abs(Double(lit.accent.mid) - AccentProcessor.lowContrastRise) < 1e-6)
+    }
+
+    /// The accent is a function of the onsets and the time: frames at 30 and 60 fps agree where they meet.
+    @Test func thirtyAndSixtyFramesPerSecondAgree() {
+        let onsets = [onset(0.1013), onset(0.4021, .mid, 0.7), onset(0.4055, .treble, 0.4), onset(0.9, .bass, 0.8)]
+        func run(fps: Double) -> [Int: BandLevels] {
+            var accents = AccentProcessor(settings: AccentSettings())
+            var result: [Int: BandLevels] = [:]
+            var remaining = onsets[...]
+            for index in 1...Int(1.2 * fps) {
+                let time = Double(index) / fps
+                let due = Array(remaining.prefix { $0.time <= time })
+                remaining = remaining.dropFirst(due.count)
+                result[index * 60 / Int(fps)] = accents.process(envelope: .zero, onsets: due, time: time, gateOpen: true).accent
+            }
+            return result
+        }
+        let thirty = run(fps: 30), sixty = run(fps: 60)
+        for (index, levels) in thirty {
+            let other = sixty[index]!
+            for band in Band.allCases { #expect(abs(levels[band] - other[band]) < 1e-6) }
+        }
+    }
+}
+
+@Suite struct FrameDelayTests {
+    @Test func eachReaderSeesTheNewestValueItsDelayOld() {
+        var line = FrameDelay<Int>()
+        for value in 0..<10 { line.push(value, at: UInt64(value) * 100) }
+        #expect(line.value(delayedBy: 0, at: 950)?.value == 9)
+        #expect(line.value(delayedBy: 300, at: 950)?.value == 6)
+        #expect(line.value(delayedBy: 300, at: 950)?.arrival == 600)
+        #expect(line.value(delayedBy: 2000, at: 950) == nil)
+        #expect(line.nextDue(delayedBy: 300, at: 950) == 1000)
+        #expect(line.nextDue(delayedBy: 0, at: 950) == nil)
+        line.discard(beyond: 300, at: 950)
+        #expect(line.value(delayedBy: 300, at: 950)?.value == 6)
+        #expect(line.takeDue(delayedBy: 300, at: 1150) == [6, 7, 8])
+        #expect(line.takeDue(delayedBy: 300, at: 1150) == [])
+        #expect(line.takeDue(delayedBy: 0, at: 1150) == [9])
+        #expect(line.isEmpty)
+    }
+}

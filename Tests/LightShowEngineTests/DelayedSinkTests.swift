@@ -1,0 +1,69 @@
+import LightShowCore
+import LightShowEngine
+import LightShowSystem
+import Synchronization
+import Testing
+import TestSupport
+
+/// The viewers' sync offset: frames reach the viewer the delay after the engine hands them over, in order.
+@Suite struct DelayedSinkTests {
+    final class Arrivals: ShowSink {
+        let seen = Mutex<[(index: Int, at: UInt64)]>([])
+        let done = Atomic<Int>(0)
+        func show(_ frame: ShowFrame) throws {
+            let now = MonotonicClock.now()
+            seen.withLock { $0.append((frame.index, now)) }
+        }
+        func framesDone() { done.add(1, ordering: .relaxed) }
+    }
+
+    func frame(_ index: Int) -> ShowFrame {
+        ShowFrame(index: index, time: Double(index) / 60, levels: BandLevels(bass: 0.5), state: .playing, title: "")
+    }
+
+    @Test func framesArriveTheDelayLaterInOrder() throws {
+        let viewer = Arrivals()
+        let delayed = try DelayedSink(viewer, delayMilliseconds: 150)
+        defer { delayed.close() }
+        var handed: [UInt64] = []
+        for index in 0..<5 {
+            handed.append(MonotonicClock.now())
+            try delayed.show(frame(index))
+            delayed.framesDone()
+            // The engine's frames come some time apart; each keeps its own due time.
+            MonotonicClock.sleep(seconds: 0.01)
+        }
+        #expect(viewer.seen.withLock { $0.isEmpty }, "nothing before the delay")
+        #expect(Wait.until(timeout: 3) { viewer.seen.withLock { $0.count } == 5 })
+        let seen = viewer.seen.withLock { $0 }
+        #expect(seen.map(\.index) == [0, 1, 2, 3, 4])
+        for (arrival, handedAt) in zip(seen, handed) {
+            let late = Double(arrival.at - handedAt) / 1e6
+            #expect(late >= 150 && late < 150 + 50, "\(late) ms")
+        }
+        #expect(viewer.done.load(ordering: .relaxed) >= 1)
+    }
+
+    @Test func noDelayPassesFramesStraightThrough() throws {
+        let viewer = Arrivals()
+        let delayed = try DelayedSink(viewer, delayMilliseconds: 0)
+        defer { delayed.close() }
+        try delayed.show(frame(7))
+        delayed.framesDone()
+        #expect(viewer.seen.withLock { $0.map(\.index) } == [7])
+        #expect(viewer.done.load(ordering: .relaxed) == 1)
+    }
+
+    @Test func aNewDelayAppliesToFramesStillWaiting() throws {
+        let viewer = Arrivals()
+        let delayed = try DelayedSink(viewer, delayMilliseconds: 5000)
+        defer { delayed.close() }
+        let handed = MonotonicClock.now()
+        try delayed.show(frame(1))
+        delayed.setDelay(milliseconds: 100)
+        #expect(Wait.until(timeout: 3) { !viewer.seen.withLock { $0.isEmpty } })
+        let arrival = try #require(viewer.seen.withLock { $0.first })
+        let late = Double(arrival.at - handed) / 1e6
+        #expect(late >= 100 && late < 1000, "\(late) ms")
+    }
+}
