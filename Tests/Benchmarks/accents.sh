@@ -42,4 +42,4 @@ python_env=${BENCH_PYTHON:-$here/.build/bench-python}
 export PYTHONDONTWRITEBYTECODE=1    # nothing written into the source tree
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-"$python_env/bin/python3" "$here/Tests/Benchmarks/lib/accents/bench.py" "$BIN" "$work" "$here/Tests/Benchmarks/lib"
+"$python_env/bin/python3" -u "$here/Tests/Benchmarks/lib/accents/bench.py" "$BIN" "$work" "$here/Tests/Benchmarks/lib"

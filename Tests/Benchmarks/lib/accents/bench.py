@@ -273,7 +273,8 @@ spearman_ok = all(round(spearman[b][0], 2) >= round(spearman[b][1], 2) for b in 
 print()
 print(f"live through a paced fifo, drum hits (ghost notes under velocity {GHOST} apart); wall = frame arrival − write "
       f"of the 10 ms chunk holding the onset, audio = frame t − onset")
-print(f"  {'':30}{'hits':>5}{'lit≤50ms wall':>15}{'audio':>7}{'median ms wall':>16}{'audio':>7}{'p90 wall':>10}{'audio':>7}")
+print(f"  {'':30}{'hits':>5}{'lit≤50ms wall':>15}{'audio':>7}{'median ms wall':>16}{'audio':>7}{'p90 wall':>10}"
+      f"{'audio':>7}{'unlit, light ≥ 0.9':>20}")
 summary = {}
 for name, label in (("on", "accents"), ("off", "no accents")):
     every = []
@@ -285,9 +286,11 @@ for name, label in (("on", "accents"), ("off", "no accents")):
             if not ghost:
                 every += rows
             title = f"{label} {songs.DRUM_BAND[part]}←{part}{' ghosts' if ghost else ''}"
+            unlit = [r for r in rows if not r[1]]
             print(f"  {title:30}{len(rows):5d}{100 * np.mean([r[1] for r in rows]):14.0f}%{100 * np.mean([r[0] for r in rows]):6.0f}%"
                   f"{ms(score.percentile([r[3] for r in rows], 50)):>16}{ms(score.percentile([r[2] for r in rows], 50)):>7}"
-                  f"{ms(score.percentile([r[3] for r in rows], 90)):>10}{ms(score.percentile([r[2] for r in rows], 90)):>7}")
+                  f"{ms(score.percentile([r[3] for r in rows], 90)):>10}{ms(score.percentile([r[2] for r in rows], 90)):>7}"
+                  f"{sum(r[4] >= 0.9 for r in unlit):>11d} of {len(unlit):<3d}")
     summary[name] = (np.mean([r[1] for r in every]), score.percentile([r[3] for r in every], 50),
                      score.percentile([r[3] for r in every], 90))
     lit, median, p90 = summary[name]
