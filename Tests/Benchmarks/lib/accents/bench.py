@@ -26,6 +26,7 @@ def render(job):
     song, part = job
     name = song.name + (f"-{part}" if part else "")
     return job, audio.read(audio.render(song.midi(part), os.path.join(work, name + ".wav")))
+print(f"accents: rendering {len(jobs)} files with FluidSynth")
 with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
     rendered = {(song.name, part): stereo for (song, part), stereo in pool.map(render, jobs)}
 
@@ -178,6 +179,7 @@ def fed_cpu(config):
     if status != 0:
         fail(f"analyze --input stdin exited with status {status}")
     return usage.ru_utime + usage.ru_stime
+print(f"accents: CPU, {REPEAT} × the music piped to analyze, 3 runs each way")
 fed = {"on": math.inf, "off": math.inf}
 for _ in range(3):
     for name in ("on", "off"):
@@ -185,6 +187,7 @@ for _ in range(3):
 
 # ---- live: both configurations through paced fifos, side by side -----------------------------------------------
 fifos = {name: os.path.join(work, f"{name}.fifo") for name in ("on", "off")}
+print(f"accents: live, {audio_seconds:.0f} s through paced fifos")
 for path in fifos.values():
     os.mkfifo(path)
 processes = {name: subprocess.Popen([binary, "analyze", "--config", config_on if name == "on" else config_off,
