@@ -1,22 +1,19 @@
 """accents.sh's body: renders the music, works out the truth, runs lightshow (with and without accents) and aubio,
 scores them and prints the table. Usage: bench.py LIGHTSHOW_BINARY WORK_DIR BENCH_LIB_DIR"""
-import bisect, concurrent.futures, json, math, os, statistics, subprocess, sys, time
+import bisect, concurrent.futures, math, os, subprocess, sys
 
 binary, work, lib = sys.argv[1], sys.argv[2], sys.argv[3]
 sys.path.insert(0, lib)
 sys.path.insert(0, os.path.join(lib, "accents"))
 import numpy as np
 import bursts, songs, audio, truth, score
+from analyzer import FPS, Analyzer, checked, fail, frames_of, onsets_of
 from audio import BANDS, RATE
 
 GAP, LEAD, TAIL = 1.5, 0.5, 1.0            # s of silence between songs, before the first, after the last
 GHOST = 50                                 # velocity under which a drum hit is a ghost note
-FPS = 60
-
-
-def fail(message):
-    sys.exit(f"accents: {message}")
-
+REPEAT = 24                                # times the music is fed for the CPU figure
+analyzer = Analyzer(binary)
 
 # ---- music and truth -------------------------------------------------------------------------------------------
 all_songs = [make() for make in songs.SONGS]
@@ -59,48 +56,13 @@ open(config_on, "w").write(bands_toml)
 open(config_off, "w").write(bands_toml + "[accents]\nenabled = false\n")
 
 
-def run(config, source, form):
-    return subprocess.run([binary, "analyze", "--config", config, "--input", source, "--format", form,
-                           "--fps", str(FPS)], capture_output=True, text=True, stdin=subprocess.DEVNULL)
-
-
-has_accents = run(config_on, sustained_wav, "onsets").returncode == 0
-if run(config_off, sustained_wav, "jsonl").returncode != 0:
+has_accents = analyzer.run(config_on, sustained_wav, "onsets").returncode == 0
+if analyzer.run(config_off, sustained_wav, "jsonl").returncode != 0:
     if has_accents:
         fail(f"{binary} has onsets but rejects [accents] enabled = false")
     config_off = config_on                  # a build without accents: its levels are the 'without' column
 print(f"accents: {binary}: " + ("has accents (--format onsets)" if has_accents
                                  else "no --format onsets: a build without accents; its levels fill the 'without' column"))
-
-
-def onsets_of(output):
-    """{band: times} from `analyze --format onsets` lines (TIME BAND STRENGTH)."""
-    found = {band: [] for band in BANDS}
-    for line in output.splitlines():
-        fields = line.split()
-        try:
-            if len(fields) != 3 or fields[1] not in found:
-                raise ValueError
-            found[fields[1]].append(float(fields[0]))
-        except ValueError:
-            fail(f"analyze --format onsets printed a line other than TIME BAND STRENGTH: {line[:200]}")
-    return {band: np.array(times) for band, times in found.items()}
-
-
-def frame(line):
-    """(t, {band: level}) from an analyze jsonl line, or None for another line."""
-    if not line.startswith("{"):
-        return None
-    try:
-        row = json.loads(line)
-        return float(row["t"]), {band: float(row[band]) for band in BANDS}
-    except (ValueError, KeyError, TypeError):
-        fail(f"analyze printed a jsonl line without t, bass, mid and treble numbers: {line[:200]}")
-
-
-def frames_of(output):
-    rows = [f for f in map(frame, output.splitlines()) if f is not None]
-    return np.array([t for t, _ in rows]), {band: np.array([levels[band] for _, levels in rows]) for band in BANDS}
 
 
 def aubio_onsets(band):
@@ -110,22 +72,15 @@ def aubio_onsets(band):
                                   capture_output=True, text=True, stdin=subprocess.DEVNULL), f"aubioonset ({band})")
 
 
-def checked(result, what):
-    """The output of a finished command, or the end of the benchmark with its error."""
-    if result.returncode != 0:
-        fail(f"{what} exited {result.returncode}: {result.stderr.strip()[:300]}")
-    return result.stdout
-
-
 # ---- offline: onsets, aubio, envelope tracking, sustained tones -----------------------------------------------
 offline = {}
 with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-    futures = {"jsonl on": pool.submit(run, config_on, program_wav, "jsonl"),
-               "jsonl off": pool.submit(run, config_off, program_wav, "jsonl"),
-               "held off": pool.submit(run, config_off, sustained_wav, "jsonl")}
+    futures = {"jsonl on": pool.submit(analyzer.run, config_on, program_wav, "jsonl"),
+               "jsonl off": pool.submit(analyzer.run, config_off, program_wav, "jsonl"),
+               "held off": pool.submit(analyzer.run, config_off, sustained_wav, "jsonl")}
     if has_accents:
-        futures["onsets"] = pool.submit(run, config_on, program_wav, "onsets")
-        futures["held onsets"] = pool.submit(run, config_on, sustained_wav, "onsets")
+        futures["onsets"] = pool.submit(analyzer.run, config_on, program_wav, "onsets")
+        futures["held onsets"] = pool.submit(analyzer.run, config_on, sustained_wav, "onsets")
     for band in BANDS:
         futures[f"aubio {band}"] = pool.submit(aubio_onsets, band)
     for name, future in futures.items():
@@ -164,60 +119,15 @@ for name, start, end in cases:
 # The CPU the accents add, measured where it is large enough to measure: the music, REPEAT times over, piped to
 # `--input stdin` as fast as analyze reads it (the live input path, without the waiting), best of three runs each,
 # alternating. The difference per second of audio, over the live analysis's own CPU per second, is the share added.
-REPEAT = 24
-def fed_cpu(config):
-    process = subprocess.Popen([binary, "analyze", "--config", config, "--input", "stdin", "--format", "jsonl",
-                                "--fps", str(FPS)], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL)
-    try:
-        for _ in range(REPEAT):
-            process.stdin.write(payload)
-        process.stdin.close()
-    except BrokenPipeError:
-        pass
-    _, status, usage = os.wait4(process.pid, 0)
-    if status != 0:
-        fail(f"analyze --input stdin exited with status {status}")
-    return usage.ru_utime + usage.ru_stime
 print(f"accents: CPU, {REPEAT} × the music piped to analyze, 3 runs each way")
 fed = {"on": math.inf, "off": math.inf}
 for _ in range(3):
-    for name in ("on", "off"):
-        fed[name] = min(fed[name], fed_cpu(config_on if name == "on" else config_off))
+    for name, config in (("on", config_on), ("off", config_off)):
+        fed[name] = min(fed[name], analyzer.fed_cpu(config, payload, REPEAT))
 
 # ---- live: both configurations through paced fifos, side by side -----------------------------------------------
-fifos = {name: os.path.join(work, f"{name}.fifo") for name in ("on", "off")}
 print(f"accents: live, {audio_seconds:.0f} s through paced fifos")
-for path in fifos.values():
-    os.mkfifo(path)
-processes = {name: subprocess.Popen([binary, "analyze", "--config", config_on if name == "on" else config_off,
-                                     "--input", f"fifo:{path}", "--format", "jsonl", "--fps", str(FPS)],
-                                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
-             for name, path in fifos.items()}
-lines, readers = bursts.read_lines(processes, frame)
-fds = [os.open(fifos["on"], os.O_WRONLY), os.open(fifos["off"], os.O_WRONLY)]
-def write(index, piece):
-    for fd in (fds if index % 2 == 0 else fds[::-1]):      # alternate who is written first
-        os.write(fd, piece)
-written_at = bursts.paced_write(payload, len(program), write)
-for fd in fds:
-    os.close(fd)
-cpu = {}
-for name, process in processes.items():
-    deadline = time.monotonic() + 30
-    while True:
-        pid, status, usage = os.wait4(process.pid, os.WNOHANG)
-        if pid:
-            break
-        if time.monotonic() > deadline:
-            process.kill()
-            fail(f"analyze ({name}) did not end at the end of its fifo")
-        time.sleep(0.02)
-    if status != 0:
-        fail(f"live analyze ({name}) exited with status {status}")
-    cpu[name] = usage.ru_utime + usage.ru_stime
-for reader in readers:
-    reader.join(timeout=5)
+live_frames, cpu, written_at = analyzer.live({"on": config_on, "off": config_off}, payload, len(program), work)
 
 drum_hits = {}
 for event in sorted((e for e in events if e.drum), key=lambda e: e.time):
@@ -232,7 +142,7 @@ def next_onset(t):
 
 live = {}
 for name in ("on", "off"):
-    frames = [(parsed[0], stamp, parsed[1]) for stamp, parsed in lines[name]]
+    frames = live_frames[name]
     if len(frames) < audio_seconds * FPS * 0.9:
         fail(f"live analyze ({name}) printed {len(frames)} frames for {audio_seconds:.1f} s")
     for part, hit_events in drum_hits.items():
