@@ -27,13 +27,14 @@ print(f"accents: rendering {len(jobs)} files with FluidSynth")
 with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
     rendered = {(song.name, part): stereo for (song, part), stereo in pool.map(render, jobs)}
 
-pieces, events, spans, offset, fallbacks = [np.zeros((int(LEAD * RATE), 2))], [], [], LEAD, 0
+pieces, events, spans, offset, fallbacks, corrections = [np.zeros((int(LEAD * RATE), 2))], [], [], LEAD, 0, []
 for song in all_songs:
     mix = rendered[(song.name, None)]
     for part in song.parts:
-        found, weak, _ = truth.events(song, part, rendered[(song.name, part.name)])
+        found, weak, moved = truth.events(song, part, rendered[(song.name, part.name)])
         events += [e.shifted(offset) for e in found]
         fallbacks += weak
+        corrections += moved
     spans.append((song.name, offset, offset + len(mix) / RATE))
     pieces += [mix, np.zeros((int(GAP * RATE), 2))]
     offset += len(mix) / RATE + GAP
@@ -169,7 +170,9 @@ def verdict(ok):
 
 print(f"accents: {len(all_songs)} songs ({', '.join(s.name for s in all_songs)}), {audio_seconds:.1f} s of 44.1 kHz "
       f"s16 stereo; bands 20–{audio.CROSSOVERS[0]:g}–{audio.CROSSOVERS[1]:g}–20000 Hz; {FPS} fps")
-print(f"truth: {len(events)} note events ({fallbacks} without a measurable rise kept at MIDI time + median), "
+print(f"truth: {len(events)} note events, note-on to physical onset median {1000 * np.median(corrections):.1f} ms "
+      f"(5–95%: {1000 * np.percentile(corrections, 5):.1f}–{1000 * np.percentile(corrections, 95):.1f}); "
+      f"{fallbacks} without a measurable rise kept at MIDI time + median;\n       "
       f"onsets per band after merging within 30 ms: " + ", ".join(f"{b} {len(references[b])}" for b in BANDS))
 print()
 print(f"{'':34}{'bass':>8}{'mid':>8}{'treble':>8}")
