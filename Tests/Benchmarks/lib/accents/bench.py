@@ -62,8 +62,8 @@ if analyzer.run(config_off, sustained_wav, "jsonl").returncode != 0:
     if has_accents:
         fail(f"{binary} has onsets but rejects [accents] enabled = false")
     config_off = config_on                  # a build without accents: its levels are the 'without' column
-print(f"accents: {binary}: " + ("has accents (--format onsets)" if has_accents
-                                 else "no --format onsets: a build without accents; its levels fill the 'without' column"))
+print(f"accents: {binary}: " + ("has accents (--format onsets)" if has_accents else
+                                 "no --format onsets: a build without accents; its levels fill the 'without' column"))
 
 
 def aubio_onsets(band):
@@ -191,7 +191,8 @@ print(f"  {'lightshow, no accents':32}" + "".join(f"{fmt(spearman[b][1]):>8}" fo
 spearman_ok = all(round(spearman[b][0], 2) >= round(spearman[b][1], 2) for b in BANDS) if has_accents else None
 
 print()
-print(f"live through a paced fifo, drum hits (ghost notes under velocity {GHOST} apart); wall = frame arrival − write "
+print(f"live through a paced fifo, drum hits (ghost notes under velocity {GHOST} apart); "
+      f"wall = frame arrival − write "
       f"of the 10 ms chunk holding the onset, audio = frame t − onset")
 print(f"  {'':30}{'hits':>5}{'lit≤50ms wall':>15}{'audio':>7}{'median ms wall':>16}{'audio':>7}{'p90 wall':>10}"
       f"{'audio':>7}{'unlit, light ≥ 0.9':>20}")
@@ -207,14 +208,17 @@ for name, label in ((("on", "accents"),) if has_accents else ()) + (("off", "no 
                 every += rows
             title = f"{label} {songs.DRUM_BAND[part]}←{part}{' ghosts' if ghost else ''}"
             unlit = [r for r in rows if not r[1]]
-            print(f"  {title:30}{len(rows):5d}{100 * np.mean([r[1] for r in rows]):14.0f}%{100 * np.mean([r[0] for r in rows]):6.0f}%"
-                  f"{ms(score.percentile([r[3] for r in rows], 50)):>16}{ms(score.percentile([r[2] for r in rows], 50)):>7}"
-                  f"{ms(score.percentile([r[3] for r in rows], 90)):>10}{ms(score.percentile([r[2] for r in rows], 90)):>7}"
+            wall, audio_t = [r[3] for r in rows], [r[2] for r in rows]
+            print(f"  {title:30}{len(rows):5d}{100 * np.mean([r[1] for r in rows]):14.0f}%"
+                  f"{100 * np.mean([r[0] for r in rows]):6.0f}%"
+                  f"{ms(score.percentile(wall, 50)):>16}{ms(score.percentile(audio_t, 50)):>7}"
+                  f"{ms(score.percentile(wall, 90)):>10}{ms(score.percentile(audio_t, 90)):>7}"
                   f"{sum(r[4] >= 0.9 for r in unlit):>11d} of {len(unlit):<3d}")
     summary[name] = (np.mean([r[1] for r in every]), score.percentile([r[3] for r in every], 50),
                      score.percentile([r[3] for r in every], 90))
     lit, median, p90 = summary[name]
-    print(f"  {label + ' all (no ghosts)':30}{len(every):5d}{100 * lit:14.0f}%{'':7}{ms(median):>16}{'':7}{ms(p90):>10}")
+    print(f"  {label + ' all (no ghosts)':30}{len(every):5d}{100 * lit:14.0f}%{'':7}{ms(median):>16}{'':7}"
+          f"{ms(p90):>10}")
 
 print()
 print("sustained tones: onsets counted (accents; the light's rises of ≥ 0.1 without accents)")
@@ -237,14 +241,16 @@ on_only = lambda ok: ok if has_accents else None
 goals = [
     ("onset F ≥ aubio's (" + f_row("aubio hfc") + ")", f_row("lightshow, accents"), f_row("lightshow, no accents"),
      [f_ok[b] for b in BANDS]),
-    ("≥ 95% of drum hits lit within 50 ms", fmt(100 * lit, "{:.0f}%"), f"{100 * lit_off:.0f}%", [on_only(lit >= 0.95)]),
+    ("≥ 95% of drum hits lit within 50 ms", fmt(100 * lit, "{:.0f}%"), f"{100 * lit_off:.0f}%",
+     [on_only(lit >= 0.95)]),
     ("median delay to half the rise ≤ 17 ms", delay(median), delay(median_off), [on_only(median <= 0.017)]),
     ("90th percentile ≤ 25 ms", delay(p90), delay(p90_off), [on_only(p90 <= 0.025)]),
     ("Spearman r no worse than without", "/".join(fmt(spearman[b][0]) for b in BANDS) if has_accents else "—",
      "/".join(fmt(spearman[b][1]) for b in BANDS), [spearman_ok]),
     ("no accent on sustained tones", f"{sum(on for _, on, _ in held_counts)}" if has_accents else "—",
      f"{sum(off for _, _, off in held_counts)} rises", [held_ok]),
-    ("CPU added ≤ 10% of the live analysis", fmt(on_only(100 * added), "{:+.1f}%"), f"{cpu['off'] / audio_seconds:.4f} s/s",
+    ("CPU added ≤ 10% of the live analysis", fmt(on_only(100 * added), "{:+.1f}%"),
+     f"{cpu['off'] / audio_seconds:.4f} s/s",
      [on_only(added <= 0.10)]),
 ]
 for title, with_accents, without, oks in goals:
