@@ -90,7 +90,8 @@ class Analyzer:
         lines, readers = bursts.read_lines(processes, frame)
         fds = [os.open(path, os.O_WRONLY) for path in fifos.values()]     # each waits for its reader
         def write(index, piece):
-            for fd in (fds if index % 2 == 0 else fds[::-1]):              # alternate who is written first
+            first = index % len(fds)                                         # each is written first in turn
+            for fd in fds[first:] + fds[:first]:
                 os.write(fd, piece)
         written_at = bursts.paced_write(payload, frames, write)
         for fd in fds:
