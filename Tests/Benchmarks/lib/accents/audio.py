@@ -1,7 +1,7 @@
 """Rendering and reading the benchmark's audio: MIDI through FluidSynth (reverb and chorus off, so a part alone
 sums to its share of the mix), WAV in and out as 44.1 kHz s16 stereo, and band filtering with sox at the
 crossovers the tools are configured with."""
-import os, subprocess, wave
+import subprocess, wave
 import numpy as np
 
 RATE = 44100
@@ -78,8 +78,3 @@ def rms_at(mono, times, window=0.02):
     counts = np.maximum(ends - starts, 1)
     return np.sqrt((squares[ends] - squares[starts]) / counts)
 
-
-def cache_dir(root, name):
-    path = os.path.join(root, name)
-    os.makedirs(path, exist_ok=True)
-    return path

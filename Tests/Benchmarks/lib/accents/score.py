@@ -37,7 +37,7 @@ def hits(frames, band, drum_hits):
     newest sample it measured) is at or before the onset; it is lit when a later frame is at least 0.1 higher
     within 50 ms: on the audio timeline `t` - onset, on the wall clock arrival - write. Delay: to the first frame
     at half the rise, the rise's peak taken within 150 ms or up to the end of the search; inf when the light
-    never rose by 0.1. Returns (lit audio, lit wall, delay audio, delay wall) per hit."""
+    never rose by 0.1. Returns (lit audio, lit wall, delay audio, delay wall, base) per hit."""
     times = np.array([f[0] for f in frames])
     levels = np.array([f[2][band] for f in frames])
     results = []
@@ -50,11 +50,11 @@ def hits(frames, band, drum_hits):
         lit_audio = any(times[i] - onset <= LIT_WITHIN for i in risen)
         lit_wall = any(frames[i][1] - written <= LIT_WITHIN for i in risen)
         if not risen:
-            results.append((lit_audio, lit_wall, math.inf, math.inf))
+            results.append((lit_audio, lit_wall, math.inf, math.inf, base))
             continue
         peak = max(levels[i] for i in window)
         half = next(i for i in window if levels[i] >= base + (peak - base) / 2)
-        results.append((lit_audio, lit_wall, times[half] - onset, frames[half][1] - written))
+        results.append((lit_audio, lit_wall, times[half] - onset, frames[half][1] - written, base))
     return results
 
 

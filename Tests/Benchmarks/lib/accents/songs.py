@@ -54,7 +54,8 @@ def _track(part, channel):
         if kind == "bend":
             events.append((tick, 1, mido.Message("pitchwheel", channel=channel, pitch=value)))
         else:
-            events.append((tick, 1, mido.Message("control_change", channel=channel, control=int(kind[2:]), value=value)))
+            control = int(kind[2:])
+            events.append((tick, 1, mido.Message("control_change", channel=channel, control=control, value=value)))
     for start, length, key, velocity in part.notes:
         on, off = round(start * TICKS), round((start + length) * TICKS)
         events.append((on, 2, mido.Message("note_on", channel=channel, note=key, velocity=velocity)))
