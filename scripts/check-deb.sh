@@ -25,11 +25,14 @@ else
 fi
 [ -f "$deb" ] || { fail "no package at $deb"; exit 1; }
 
-# lintian: no error, no warning (overrides in debian/lightshow.lintian-overrides say why).
-if lintian --fail-on error,warning "$deb" >"$work/lintian" 2>&1; then
-    pass "lintian --fail-on error,warning: clean$( [ -s "$work/lintian" ] && echo ": $(tr '\n' ' ' <"$work/lintian")")"
+# lintian: no error, no warning, on the whole upload (the package, lightshow-dbgsym, .buildinfo, .changes) when
+# the .changes is there, else on the package.
+changes="${deb%.deb}.changes"
+[ -f "$changes" ] || changes="$deb"
+if lintian --fail-on error,warning "$changes" >"$work/lintian" 2>&1; then
+    pass "lintian --fail-on error,warning $(basename "$changes"): clean$(grep -E '^[A-Z]: ' "$work/lintian" | tr '\n' ' ')"
 else
-    fail "lintian: $(cat "$work/lintian")"
+    fail "lintian $(basename "$changes"): $(grep -E '^[A-Z]: ' "$work/lintian")"
 fi
 
 # Every file the package must ship, as dpkg -c prints them; the documentation may be compressed by dh_compress.
