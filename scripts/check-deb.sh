@@ -35,7 +35,7 @@ else
     fail "lintian $(basename "$changes"): $(grep -E '^[A-Z]: ' "$work/lintian")"
 fi
 
-# Every file the package must ship, as dpkg -c prints them; the documentation may be compressed by dh_compress.
+# Every file the package must ship, as dpkg -c prints them (the documentation as dh_compress leaves it).
 expected=(
     ./usr/bin/lightshow
     ./usr/libexec/lightshow/swift-backtrace-static
