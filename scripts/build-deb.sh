@@ -17,6 +17,8 @@ if ! dpkg --validate-version "$deb_version" 2>/dev/null || [[ "$deb_version" == 
     exit 1
 fi
 
+# Written for this build only: a changelog left behind would give the next build by other means a stale version.
+trap 'rm -f debian/changelog' EXIT
 cat >debian/changelog <<CHANGELOG
 lightshow ($deb_version) unstable; urgency=medium
 
@@ -34,5 +36,5 @@ DEB_OUT="$out" dpkg-buildpackage -b -us -uc \
     --buildinfo-option=-u"$out" --buildinfo-file="$out/lightshow_${deb_version}_$arch.buildinfo" \
     --changes-option=-u"$out" --changes-file="$out/lightshow_${deb_version}_$arch.changes" >&2
 # The staging tree (debian/lightshow) and debhelper's logs go; the build's own .build stays (debian/rules).
-debian/rules clean >/dev/null
+debian/rules clean >/dev/null 2>&1
 echo "$out/lightshow_${deb_version}_$arch.deb"
