@@ -129,8 +129,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: strict
+            swiftSettings: strict,
+            plugins: ["VersionFile"]
         ),
+        // Writes `lightshowVersion` from the VERSION file for `lightshow --version`.
+        .plugin(name: "VersionFile", capability: .buildTool()),
 
         // Helpers shared by the test targets: signal generators, temp dirs, running the real executable.
         .target(name: "TestSupport", dependencies: ["LightShowCore", "LightShowSystem", "CPNG"], path: "Tests/TestSupport"),

@@ -16,6 +16,7 @@ struct Lightshow: AsyncParsableCommand {
           lightshow record --input song.wav --out frames/ --fps 30
           lightshow daemon --config /etc/lightshow/lightshow.toml
         """,
+        version: lightshowVersion,
         subcommands: [
             WatchCommand.self,
             RecordCommand.self,
