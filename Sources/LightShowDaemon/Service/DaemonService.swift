@@ -4,6 +4,7 @@ import LightShowEngine
 import LightShowConfig
 import LightShowAudio
 import LightShowLights
+import LightShowMQTT
 public import Logging
 public import ServiceLifecycle
 import LightShowSystem
@@ -39,6 +40,8 @@ public final class DaemonService: Service, Sendable {
     let subscriberDelay = Mutex<DelayedSink?>(nil)
     /// Tells subscribers the scene (set once the control server runs).
     private let sceneOutlet = Mutex<Callback<JSONValue, Void>?>(nil)
+    /// Home Assistant over MQTT; nil without `[mqtt] broker`.
+    let mqtt: DaemonMQTT?
 
     /// Loads the configuration and finds the control socket. Throws a `UserFacingError`: 78 for a bad config
     /// (every problem listed), 66 for a missing `--config` file.
@@ -47,6 +50,7 @@ public final class DaemonService: Service, Sendable {
         environment: [String: String],
         framesPerSecond: Double = 60,
         socketGroup: gid_t? = nil,
+        version: String = "0.1.0",
         logger: Logger = Logger(label: "lightshow.daemon")
     ) throws {
         let configuration = try configurationSource.load { logger.warning("\($0)") }
@@ -55,11 +59,13 @@ public final class DaemonService: Service, Sendable {
         state = DaemonState(configuration: configuration)
         supervisor = CaptureSupervisor(state: state, framesPerSecond: framesPerSecond, logger: logger)
         lights = try LightsOutputs(
-            settings: configuration.lights, bands: configuration.bands, background: configuration.background,
+            settings: configuration.lights, bands: configuration.bands.dimmed(by: configuration.scene.brightness),
+            background: configuration.background.dimmed(by: configuration.scene.brightness),
             output: configuration.output, stateDirectory: LightsStateDirectory.path(environment: environment),
             logger: Logger(label: "lightshow.lights")
         )
         notifier = SystemdNotifier(environment: environment)
+        mqtt = try DaemonMQTT.make(settings: configuration.mqtt, version: version, logger: Logger(label: "lightshow.mqtt"))
         self.framesPerSecond = framesPerSecond
         self.socketGroup = socketGroup
         self.logger = logger
@@ -91,7 +97,10 @@ public final class DaemonService: Service, Sendable {
         logger.info("control socket \(socketPath)")
         defer { server.shutdown() }
 
-        let status = FrameHandler { [state] frame in state.record(frame) }
+        let status = FrameHandler { [state, mqtt] frame in
+            state.record(frame)
+            mqtt?.frame(frame.levels)
+        }
         let subscribers = try DelayedSink(
             FrameHandler { frame in server.publishFrame(ShowFrameEvent.encode(frame)) },
             delayMilliseconds: configuration.output.delayMilliseconds
@@ -110,7 +119,12 @@ public final class DaemonService: Service, Sendable {
                 }
             }
             group.addTask { [self] in
-                await reportStatus(changes: [state.changes, lights.statusChanges, server.countChanges])
+                await reportStatus(changes: [state.changes, lights.statusChanges, server.countChanges] + (mqtt.map { [$0.connection.stateChanges] } ?? []))
+            }
+            if let mqtt {
+                group.addTask { [self] in
+                    await mqtt.run(handler: DaemonControlHandler(daemon: self), configuredInput: configuration.input.source) { [self] in status }
+                }
             }
             if let watchdog = CaptureWatchdog(notifier: notifier) {
                 logger.info("watchdog: a ping every \(watchdog.interval) while capture progresses")
@@ -155,7 +169,9 @@ public final class DaemonService: Service, Sendable {
             subscribers: counts.subscribers,
             configFile: configurationSource.file,
             lights: lights.status,
-            silent: supervisor.statistics.isSilent(now: MonotonicClock.now())
+            silent: supervisor.statistics.isSilent(now: MonotonicClock.now()),
+            brightness: configuration.scene.brightness,
+            mqtt: mqtt?.state ?? .off
         )
     }
 
