@@ -160,7 +160,7 @@ let package = Package(
         // Discovery payloads, commands and the latest-value store; the connection against a real mosquitto.
         .testTarget(name: "LightShowMQTTTests", dependencies: ["LightShowMQTT", "LightShowControl", "LightShowSystem", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         // Runs the built `lightshow` executable end to end.
-        .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "LightShowControl"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "LightShowControl", "LightShowMQTT", "LightShowSystem"]),
     ] + fuzzTargets
 )
 

@@ -56,10 +56,10 @@ public final class MosquittoBroker: @unchecked Sendable {
     }
 
     /// `topic payload` lines received on `filter` within `seconds` (retained ones first), at most `count` of them.
-    public func messages(_ filter: String, seconds: Int, count: Int? = nil) async throws -> [(topic: String, payload: String)] {
-        var arguments = ["-h", "127.0.0.1", "-p", "\(port)", "-v", "-W", "\(seconds)", "-t", filter]
+    public func messages(_ filter: String, seconds: Double, count: Int? = nil) async throws -> [(topic: String, payload: String)] {
+        var arguments = ["-h", "127.0.0.1", "-p", "\(port)", "-v", "-t", filter]
         if let count { arguments += ["-C", "\(count)"] }
-        let output = try await Self.run("/usr/bin/mosquitto_sub", arguments, allowTimeout: true)
+        let output = try await Self.run("/usr/bin/mosquitto_sub", arguments, deadline: seconds)
         return output.split(separator: "\n").map { line in
             let parts = line.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: false)
             return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
@@ -67,7 +67,7 @@ public final class MosquittoBroker: @unchecked Sendable {
     }
 
     /// The first retained or live payload on `topic` within `seconds`, nil if none came.
-    public func message(_ topic: String, seconds: Int = 5) async throws -> String? {
+    public func message(_ topic: String, seconds: Double = 5) async throws -> String? {
         try await messages(topic, seconds: seconds, count: 1).first?.payload
     }
 
@@ -85,9 +85,11 @@ public final class MosquittoBroker: @unchecked Sendable {
         try await Self.run("/usr/bin/mosquitto_pub", ["-h", "127.0.0.1", "-p", "\(port)", "-t", topic, "-f", file])
     }
 
-    /// Runs a client to completion off the cooperative pool; mosquitto_sub's time-out (exit 27) is not a failure.
+    /// Runs a client to completion off the cooperative pool, or until `deadline` seconds, when it is killed and what
+    /// it printed so far is the result (mosquitto_sub's own -W relies on SIGALRM, which children of the test runner
+    /// may inherit ignored).
     @discardableResult
-    static func run(_ tool: String, _ arguments: [String], input: String? = nil, allowTimeout: Bool = false) async throws -> String {
+    static func run(_ tool: String, _ arguments: [String], input: String? = nil, deadline: Double? = nil) async throws -> String {
         try await OffPool.run {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: tool)
@@ -97,11 +99,18 @@ public final class MosquittoBroker: @unchecked Sendable {
             process.standardError = FileHandle.nullDevice
             process.standardInput = input.flatMap { FileHandle(forReadingAtPath: $0) } ?? FileHandle.nullDevice
             try process.run()
+            let pid = process.processIdentifier
+            if let deadline {
+                Thread.detachNewThread {
+                    Thread.sleep(forTimeInterval: deadline)
+                    if process.isRunning { kill(pid, SIGKILL) }
+                }
+            }
             let data = out.fileHandleForReading.readDataToEndOfFile()
             process.waitUntilExit()
-            let status = process.terminationStatus
-            guard status == 0 || (allowTimeout && status == 27) else {
-                throw ExternalTool.Failure(description: "\(tool) \(arguments.joined(separator: " ")) exited \(status)")
+            let killed = process.terminationReason == .uncaughtSignal
+            guard process.terminationStatus == 0 || (deadline != nil && killed) else {
+                throw ExternalTool.Failure(description: "\(tool) \(arguments.joined(separator: " ")) exited \(process.terminationStatus)")
             }
             return String(decoding: data, as: UTF8.self)
         }

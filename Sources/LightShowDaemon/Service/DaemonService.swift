@@ -65,7 +65,9 @@ public final class DaemonService: Service, Sendable {
             logger: Logger(label: "lightshow.lights")
         )
         notifier = SystemdNotifier(environment: environment)
-        mqtt = try DaemonMQTT.make(settings: configuration.mqtt, version: version, logger: Logger(label: "lightshow.mqtt"))
+        var mqttLogger = Logger(label: "lightshow.mqtt")
+        mqttLogger.logLevel = logger.logLevel
+        mqtt = try DaemonMQTT.make(settings: configuration.mqtt, version: version, logger: mqttLogger)
         self.framesPerSecond = framesPerSecond
         self.socketGroup = socketGroup
         self.logger = logger
@@ -187,13 +189,19 @@ public final class DaemonService: Service, Sendable {
         sceneOutlet.withLock { $0 }?.call(event)
     }
 
-    /// Sends `STATUS=` when its line changes. Pushed, not polled: it sleeps until a part of the daemon announces a
+    /// Sends `STATUS=` when its line changes (and tells MQTT of every change). Pushed, not polled: it sleeps until a part of the daemon announces a
     /// change (`changes`), so a stopped, silent daemon runs nothing here. Start-up's first states, a few
     /// milliseconds apart, go out as they come; a longer burst of changes (clients connecting by the hundred) is
     /// held to `statusLines`' rate, each line then saying what holds after the wait.
     private func reportStatus(changes: [Announcer]) async {
         let (rings, bell) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        for announcer in changes { announcer.listen { bell.yield() } }
+        // MQTT hears the same changes: an announcer has one listener, and this is it.
+        for announcer in changes {
+            announcer.listen { [mqtt] in
+                bell.yield()
+                mqtt?.statusChanged()
+            }
+        }
         defer { for announcer in changes { announcer.listen(nil) } }
         bell.yield()
         var last = ""
