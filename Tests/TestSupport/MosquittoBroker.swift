@@ -35,12 +35,7 @@ public final class MosquittoBroker: @unchecked Sendable {
 
     /// Starts the broker and waits until it accepts connections.
     public func start() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/sbin/mosquitto")
-        process.arguments = ["-c", directory.file("mosquitto.conf")]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try Launch.start(["/usr/sbin/mosquitto", "-c", directory.file("mosquitto.conf")])
         self.process = process
         guard Wait.until(timeout: 10, { SocketProbe.canConnect(port: port) }) else {
             throw ExternalTool.Failure(description: "mosquitto did not listen on \(port): \(log)")
@@ -91,14 +86,10 @@ public final class MosquittoBroker: @unchecked Sendable {
     @discardableResult
     static func run(_ tool: String, _ arguments: [String], input: String? = nil, deadline: Double? = nil) async throws -> String {
         try await OffPool.run {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: tool)
-            process.arguments = arguments
             let out = Pipe()
-            process.standardOutput = out
-            process.standardError = FileHandle.nullDevice
-            process.standardInput = input.flatMap { FileHandle(forReadingAtPath: $0) } ?? FileHandle.nullDevice
-            try process.run()
+            let process = try Launch.start(
+                [tool] + arguments, standardInput: input.flatMap { FileHandle(forReadingAtPath: $0) }, standardOutput: out
+            )
             let pid = process.processIdentifier
             if let deadline {
                 Thread.detachNewThread {
