@@ -44,7 +44,8 @@ public final class DaemonService: Service, Sendable {
     let mqtt: DaemonMQTT?
 
     /// Loads the configuration and finds the control socket. Throws a `UserFacingError`: 78 for a bad config
-    /// (every problem listed), 66 for a missing `--config` file.
+    /// (every problem listed), 66 for a missing `--config` file, or when `[mqtt] password_file` can't be read.
+    /// `version` is what Home Assistant's device block shows.
     public init(
         configurationSource: DaemonConfigurationSource,
         environment: [String: String],

@@ -78,7 +78,6 @@ public struct HomeAssistantDiscovery: Sendable {
         var object: JSONObject = [
             "name": .string(name),
             "unique_id": .string("\(device.identifier)_\(objectID)"),
-            "object_id": .string("\(device.identifier)_\(objectID)"),
             "availability_topic": .string(topics.availability),
             "payload_available": .string(HomeAssistantState.online),
             "payload_not_available": .string(HomeAssistantState.offline),
