@@ -19,6 +19,11 @@ BENCH_PACKAGES := $(TEST_PACKAGES) cava ffmpeg python3
 BENCH_PACKAGES += fluidsynth fluid-soundfont-gm aubio-tools python3-venv
 BENCH_PYTHON := .build/bench-python
 BENCH_PYPI := mido==1.3.3 mir_eval==0.8.2
+# MQTT: libmosquitto's header to build (the library itself is opened at run time), a broker and its clients for the
+# tests and the memory benchmark.
+BUILD_PACKAGES += libmosquitto-dev
+TEST_PACKAGES += libmosquitto-dev libmosquitto1 mosquitto mosquitto-clients
+BENCH_PACKAGES += libmosquitto-dev libmosquitto1 mosquitto mosquitto-clients
 # `make deb`: Debian's packaging tools (dpkg-buildpackage's build-essential check, debhelper, lintian).
 DEB_PACKAGES := $(BUILD_PACKAGES) build-essential dpkg-dev debhelper lintian
 # `make test-deb`: a Debian root made by debootstrap, booted with systemd-nspawn (scripts/systemd-container.sh).

@@ -39,6 +39,9 @@ let package = Package(
         // libpulse's asynchronous API: native capture from PulseAudio and pipewire-pulse. Headers only: the library is
         // opened at run time (PulseLibrary), so no pkg-config, which would link it.
         .systemLibrary(name: "CPulse", path: "Sources/C/CPulse", providers: [.apt(["libpulse-dev"])]),
+        // libmosquitto's client API, for MQTT (Home Assistant). Headers only: the library is opened at run time
+        // (MosquittoLibrary), only when `[mqtt] broker` is set.
+        .systemLibrary(name: "CMosquitto", path: "Sources/C/CMosquitto", providers: [.apt(["libmosquitto-dev"])]),
         // sd-bus: the session bus, for MPRIS players.
         .systemLibrary(name: "CSystemd", path: "Sources/C/CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
 
@@ -107,12 +110,18 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // MQTT: the broker connection on a thread of its own, and Home Assistant's discovery, state and commands.
+        .target(
+            name: "LightShowMQTT",
+            dependencies: ["LightShowCore", "LightShowSystem", "LightShowControl", "CMosquitto", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
         // The service, wiring only: lifecycle, sd_notify and watchdog, reload, capture supervision, the network lights.
         .target(
             name: "LightShowDaemon",
             dependencies: [
                 "LightShowCore", "LightShowSystem", "LightShowConfig", "LightShowAudio", "LightShowEngine",
-                "LightShowNowPlaying", "LightShowControl", "LightShowLights",
+                "LightShowNowPlaying", "LightShowControl", "LightShowLights", "LightShowMQTT",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -151,8 +160,10 @@ let package = Package(
         // Packets byte for byte, layouts, pacing; DDP at a receiver socket; sACN and Art-Net at a real OLA.
         .testTarget(name: "LightShowLightsTests", dependencies: ["LightShowLights", "LightShowSystem", "TestSupport"]),
         .testTarget(name: "LightShowDaemonTests", dependencies: ["LightShowDaemon", "LightShowEngine", "LightShowAudio", "LightShowNowPlaying", "LightShowSystem", "LightShowControl", "TestSupport", .product(name: "Logging", package: "swift-log")]),
+        // Discovery payloads, commands and the latest-value store; the connection against a real mosquitto.
+        .testTarget(name: "LightShowMQTTTests", dependencies: ["LightShowMQTT", "LightShowControl", "LightShowSystem", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         // Runs the built `lightshow` executable end to end.
-        .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "LightShowControl"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "LightShowControl", "LightShowMQTT", "LightShowSystem"]),
     ] + fuzzTargets
 )
 

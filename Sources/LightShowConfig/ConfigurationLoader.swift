@@ -17,6 +17,7 @@ public enum ConfigurationLoader {
         MPDSection.self,
         MPRISSection.self,
         ControlSection.self,
+        MQTTSection.self,
         LightsSection.self,
     ]
 

@@ -45,6 +45,18 @@ final class SectionReader {
         return text
     }
 
+    /// A string without control characters (it reaches logs, `ctl status` and the network) of at most `maximumBytes`.
+    func plainText(_ key: String, maximumBytes: Int) -> String? {
+        guard let text = string(key) else { return nil }
+        if text.utf8.count > maximumBytes {
+            return problem(key, "\(text.utf8.count) bytes is above the maximum \(maximumBytes)")
+        }
+        if text.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
+            return problem(key, "control characters are not allowed")
+        }
+        return text
+    }
+
     func boolean(_ key: String) -> Bool? {
         guard let value = value(key) else { return nil }
         guard let flag = TOMLScalar(value).bool else { return mismatch(key, expected: "true or false", found: value) }

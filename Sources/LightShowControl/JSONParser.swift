@@ -12,12 +12,12 @@ import LightShowCore
 /// - is faster: 5.4-6.2 µs a line against 8.5-10.3 µs decoding into a struct and 21-26 µs into a generic value
 ///   (the protocol's commands take free-form arguments, so a generic value is what would be decoded);
 /// - keeps resident memory lower: 8.5-8.7 MB after the run against 9.1-9.2 MB with `JSONDecoder`'s code paged in.
-struct JSONParser {
-    struct Failure: Error, Equatable, CustomStringConvertible {
+public struct JSONParser {
+    public struct Failure: Error, Equatable, CustomStringConvertible {
         var offset: Int
         var atEnd: Bool
         var expected: String
-        var description: String {
+        public var description: String {
             atEnd ? "invalid JSON: line ends where \(expected) was expected"
                 : "invalid JSON at byte \(offset + 1): expected \(expected)"
         }
@@ -32,7 +32,7 @@ struct JSONParser {
         self.bytes = bytes
     }
 
-    static func parse(_ bytes: [UInt8]) throws(Failure) -> JSONValue {
+    public static func parse(_ bytes: [UInt8]) throws(Failure) -> JSONValue {
         var parser = JSONParser(bytes)
         parser.skipWhitespace()
         let value = try parser.value(depth: 0)

@@ -93,6 +93,7 @@ import TestSupport
         c.background.angle = 1
         c.scene.margin = 1
         c.scene.toolbarHeight = 1
+        c.scene.brightness = 0.5
         c.playback.idleAfterSeconds = 1
         c.playback.fadeOutSeconds = 100
         c.playback.pausedDim = 1
@@ -104,6 +105,15 @@ import TestSupport
         c.control.maxClients = 1
         c.lights = [LightOutputSettings(protocol: .ddp)]
         c.control.idleTimeoutSeconds = 1
+        c.mqtt.broker = "x"
+        c.mqtt.clientID = "x"
+        c.mqtt.username = "x"
+        c.mqtt.password = "x"
+        c.mqtt.passwordFile = "x"
+        c.mqtt.tls = true
+        c.mqtt.caFile = "x"
+        c.mqtt.discoveryPrefix = "x"
+        c.mqtt.baseTopic = "x"
         return c
     }
 

@@ -17,7 +17,7 @@ actor RecordingHandler: ControlCommandHandler {
         case .toggle: state = state == "playing" ? "paused" : "playing"
         case .reload: return .failure("f.toml:2: error: bands.bass.upper: 30000 is above the axis maximum 20000")
         case .subscribe: return .failure("subscribe reached the handler")
-        case .setBand: return .success(.object(arguments))
+        case .setBand, .setColor, .setBrightness, .setInput: return .success(.object(arguments))
         }
         return .success(["state": .string(state)])
     }

@@ -40,4 +40,14 @@ import Testing
         #expect(plan.controlWaitsForRestart)
         #expect(!plan.restartsInput)
     }
+
+    @Test func mqttChangesWaitForARestartAndBrightnessRedrawsTheScene() {
+        var mqtt = Configuration()
+        mqtt.mqtt.broker = "mqtt.lan"
+        let plan = ReloadPlan(from: Configuration(), to: mqtt)
+        #expect(plan.mqttWaitsForRestart && !plan.restartsInput && !plan.publishesScene)
+        var dimmer = Configuration()
+        dimmer.scene.brightness = 0.5
+        #expect(ReloadPlan(from: Configuration(), to: dimmer).publishesScene)
+    }
 }

@@ -47,7 +47,7 @@ enum LightsSection: ConfigSection {
         entry.number("gamma", in: 1...3).assign(to: &settings.gamma)
         entry.number("delay", in: 0...OutputSettings.maximumDelayMilliseconds).assign(to: &settings.delayMilliseconds)
         readSACN(entry, into: &settings)
-        plainText(entry, "name", maximumBytes: 64).assign(to: &settings.name)
+        entry.plainText("name", maximumBytes: 64).assign(to: &settings.name)
         if networkProtocol != nil, entry.errorCount == errorsBefore {
             configuration.lights.append(settings)
         }
@@ -110,7 +110,7 @@ enum LightsSection: ConfigSection {
             return
         }
         entry.integer("priority", in: 0...200).assign(to: &settings.priority)
-        plainText(entry, "source_name", maximumBytes: 63).assign(to: &settings.sourceName)
+        entry.plainText("source_name", maximumBytes: 63).assign(to: &settings.sourceName)
         if let interface = entry.string("interface") {
             if interface.isEmpty || HostSyntax.isIPv4Literal(interface) {
                 settings.interface = interface
@@ -118,20 +118,6 @@ enum LightsSection: ConfigSection {
                 entry.error("interface", "expected the interface's IPv4 address such as \"192.168.1.10\", found \"\(interface)\"")
             }
         }
-    }
-
-    /// A string without control characters (it reaches logs, `ctl status` and the network) of at most `maximumBytes`.
-    private static func plainText(_ entry: SectionReader, _ key: String, maximumBytes: Int) -> String? {
-        guard let text = entry.string(key) else { return nil }
-        if text.utf8.count > maximumBytes {
-            entry.error(key, "\(text.utf8.count) bytes is above the maximum \(maximumBytes)")
-            return nil
-        }
-        if text.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
-            entry.error(key, "control characters are not allowed")
-            return nil
-        }
-        return text
     }
 
     /// Warns when `key` is set although it has no effect (reading it also marks it known).

@@ -14,6 +14,7 @@ public struct Configuration: Equatable, Sendable {
     public var mpd = MPDSettings()
     public var mpris = MPRISSettings()
     public var control = ControlSettings()
+    public var mqtt = MQTTSettings()
     /// `[[lights]]`: network light outputs, in file order.
     public var lights: [LightOutputSettings] = []
 

@@ -29,8 +29,13 @@ public struct Scene: Equatable, Sendable {
             self.scene = scene
         }
 
+        /// The style `configuration` paints: its colours at its master brightness.
         public init(_ configuration: Configuration) {
-            self.init(background: configuration.background, bands: configuration.bands, scene: configuration.scene)
+            let brightness = configuration.scene.brightness
+            self.init(
+                background: configuration.background.dimmed(by: brightness), bands: configuration.bands.dimmed(by: brightness),
+                scene: configuration.scene
+            )
         }
     }
 

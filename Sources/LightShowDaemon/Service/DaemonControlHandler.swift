@@ -1,7 +1,7 @@
 import LightShowCore
 import LightShowControl
 
-/// The daemon's answers on the control socket (`subscribe` is streamed by the server itself).
+/// The daemon's answers on the control socket and to MQTT (`subscribe` is streamed by the server itself).
 struct DaemonControlHandler: ControlCommandHandler {
     let daemon: DaemonService
 
@@ -19,6 +19,12 @@ struct DaemonControlHandler: ControlCommandHandler {
             return await daemon.reload(caller: "ctl reload")
         case .setBand:
             return await daemon.setBand(arguments)
+        case .setColor:
+            return await daemon.setColor(arguments)
+        case .setBrightness:
+            return await daemon.setBrightness(arguments)
+        case .setInput:
+            return await daemon.setInput(arguments)
         }
     }
 }

@@ -37,6 +37,7 @@ extension DaemonService {
         switch request {
         case .reload(let caller): reloadNow(caller: caller)
         case .setBand(let band, let lower, let upper): setBandNow(band, lower: lower, upper: upper)
+        case .edit(let what, let change): editNow(what, change)
         }
     }
 
@@ -64,6 +65,9 @@ extension DaemonService {
         if plan.controlWaitsForRestart {
             logger.warning("[control] changes take effect when the daemon restarts")
         }
+        if plan.mqttWaitsForRestart {
+            logger.warning("[mqtt] changes take effect when the daemon restarts")
+        }
         logger.info("reloaded (\(caller))\(plan.restartsInput ? "; reopening \(new.input.source)" : "")")
         return .success([
             "config": .string(configurationSource.file ?? "(built-in defaults)"),
@@ -80,6 +84,58 @@ extension DaemonService {
         let range = new.bands[band].range
         logger.info("set-band: \(band.rawValue) \(range.lower.compact)–\(range.upper.compact) Hz")
         return .success(["band": .string(band.rawValue), "lower": .number(range.lower), "upper": .number(range.upper)])
+    }
+
+    /// `set-color`: one colour (`"#RRGGBB"`) for all three lights, until the next reload.
+    public func setColor(_ arguments: JSONObject) async -> ControlReply {
+        guard let text = arguments["color"]?.stringValue, text.hasPrefix("#"), let color = RGBColor(hex: text) else {
+            let given = arguments["color"].map { SafeText.sanitized("\($0)", limit: 40) } ?? "nothing"
+            return .failure("color: expected \"#RRGGBB\", found \(given)")
+        }
+        return await reloads.submit(.edit("set-color \(color.hex)") { configuration in
+            for band in Band.allCases { configuration.bands[band].color = color }
+            return ["color": .string(color.hex)]
+        })
+    }
+
+    /// `set-brightness`: the master brightness, 0…1, until the next reload.
+    public func setBrightness(_ arguments: JSONObject) async -> ControlReply {
+        guard let level = arguments["brightness"]?.numberValue, level.isFinite, SceneSettings.brightnessRange.contains(level) else {
+            let given = arguments["brightness"].map { SafeText.sanitized("\($0)", limit: 40) } ?? "nothing"
+            return .failure("brightness: expected a number 0-1, found \(given)")
+        }
+        return await reloads.submit(.edit("set-brightness \(level.compact)") { configuration in
+            configuration.scene.brightness = level
+            return ["brightness": .number(level)]
+        })
+    }
+
+    /// `set-input`: capture from another input (any spec `--input` takes), until the next reload.
+    public func setInput(_ arguments: JSONObject) async -> ControlReply {
+        guard let text = arguments["input"]?.stringValue, text.utf8.count <= 4096, let input = InputSpec(parsing: text) else {
+            let given = arguments["input"].map { SafeText.sanitized("\($0)", limit: 80) } ?? "nothing"
+            return .failure("input: expected \(InputSpec.expectedSyntax), found \(given)")
+        }
+        return await reloads.submit(.edit("set-input \(input)") { configuration in
+            configuration.input.source = input
+            return ["input": .string(input.description)]
+        })
+    }
+
+    /// Changes the running configuration (not the file: a reload goes back to it) and applies it as a reload would:
+    /// the lights take the new colours first, then the plan.
+    private func editNow(_ what: String, _ change: ReloadQueue.Edit) -> ControlReply {
+        var new = state.configuration
+        let result = change(&new)
+        guard new != state.configuration else { return .success(result) }
+        do throws(LightShowError) {
+            try lights.reconfigure(new)
+        } catch {
+            return .failure(error.message)
+        }
+        _ = adopt(new)
+        logger.info("\(what)")
+        return .success(result)
     }
 
     /// Makes `new` the running configuration and carries out what the change from the old one takes.

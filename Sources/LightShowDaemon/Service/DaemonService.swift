@@ -4,6 +4,7 @@ import LightShowEngine
 import LightShowConfig
 import LightShowAudio
 import LightShowLights
+import LightShowMQTT
 public import Logging
 public import ServiceLifecycle
 import LightShowSystem
@@ -39,14 +40,18 @@ public final class DaemonService: Service, Sendable {
     let subscriberDelay = Mutex<DelayedSink?>(nil)
     /// Tells subscribers the scene (set once the control server runs).
     private let sceneOutlet = Mutex<Callback<JSONValue, Void>?>(nil)
+    /// Home Assistant over MQTT; nil without `[mqtt] broker`.
+    let mqtt: DaemonMQTT?
 
     /// Loads the configuration and finds the control socket. Throws a `UserFacingError`: 78 for a bad config
-    /// (every problem listed), 66 for a missing `--config` file.
+    /// (every problem listed), 66 for a missing `--config` file, or when `[mqtt] password_file` can't be read.
+    /// `version` is what Home Assistant's device block shows.
     public init(
         configurationSource: DaemonConfigurationSource,
         environment: [String: String],
         framesPerSecond: Double = 60,
         socketGroup: gid_t? = nil,
+        version: String = "0.1.0",
         logger: Logger = Logger(label: "lightshow.daemon")
     ) throws {
         let configuration = try configurationSource.load { logger.warning("\($0)") }
@@ -55,11 +60,15 @@ public final class DaemonService: Service, Sendable {
         state = DaemonState(configuration: configuration)
         supervisor = CaptureSupervisor(state: state, framesPerSecond: framesPerSecond, logger: logger)
         lights = try LightsOutputs(
-            settings: configuration.lights, bands: configuration.bands, background: configuration.background,
+            settings: configuration.lights, bands: configuration.bands.dimmed(by: configuration.scene.brightness),
+            background: configuration.background.dimmed(by: configuration.scene.brightness),
             output: configuration.output, stateDirectory: LightsStateDirectory.path(environment: environment),
             logger: Logger(label: "lightshow.lights")
         )
         notifier = SystemdNotifier(environment: environment)
+        var mqttLogger = Logger(label: "lightshow.mqtt")
+        mqttLogger.logLevel = logger.logLevel
+        mqtt = try DaemonMQTT.make(settings: configuration.mqtt, version: version, logger: mqttLogger)
         self.framesPerSecond = framesPerSecond
         self.socketGroup = socketGroup
         self.logger = logger
@@ -91,7 +100,10 @@ public final class DaemonService: Service, Sendable {
         logger.info("control socket \(socketPath)")
         defer { server.shutdown() }
 
-        let status = FrameHandler { [state] frame in state.record(frame) }
+        let status = FrameHandler { [state, mqtt] frame in
+            state.record(frame)
+            mqtt?.frame(frame.levels)
+        }
         let subscribers = try DelayedSink(
             FrameHandler { frame in server.publishFrame(ShowFrameEvent.encode(frame)) },
             delayMilliseconds: configuration.output.delayMilliseconds
@@ -110,7 +122,12 @@ public final class DaemonService: Service, Sendable {
                 }
             }
             group.addTask { [self] in
-                await reportStatus(changes: [state.changes, lights.statusChanges, server.countChanges])
+                await reportStatus(changes: [state.changes, lights.statusChanges, server.countChanges] + (mqtt.map { [$0.connection.stateChanges] } ?? []))
+            }
+            if let mqtt {
+                group.addTask { [self] in
+                    await mqtt.run(handler: DaemonControlHandler(daemon: self), configuredInput: configuration.input.source) { [self] in self.status }
+                }
             }
             if let watchdog = CaptureWatchdog(notifier: notifier) {
                 logger.info("watchdog: a ping every \(watchdog.interval) while capture progresses")
@@ -155,7 +172,9 @@ public final class DaemonService: Service, Sendable {
             subscribers: counts.subscribers,
             configFile: configurationSource.file,
             lights: lights.status,
-            silent: supervisor.statistics.isSilent(now: MonotonicClock.now())
+            silent: supervisor.statistics.isSilent(now: MonotonicClock.now()),
+            brightness: configuration.scene.brightness,
+            mqtt: mqtt?.state ?? .off
         )
     }
 
@@ -171,13 +190,19 @@ public final class DaemonService: Service, Sendable {
         sceneOutlet.withLock { $0 }?.call(event)
     }
 
-    /// Sends `STATUS=` when its line changes. Pushed, not polled: it sleeps until a part of the daemon announces a
+    /// Sends `STATUS=` when its line changes (and tells MQTT of every change). Pushed, not polled: it sleeps until a part of the daemon announces a
     /// change (`changes`), so a stopped, silent daemon runs nothing here. Start-up's first states, a few
     /// milliseconds apart, go out as they come; a longer burst of changes (clients connecting by the hundred) is
     /// held to `statusLines`' rate, each line then saying what holds after the wait.
     private func reportStatus(changes: [Announcer]) async {
         let (rings, bell) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        for announcer in changes { announcer.listen { bell.yield() } }
+        // MQTT hears the same changes: an announcer has one listener, and this is it.
+        for announcer in changes {
+            announcer.listen { [mqtt] in
+                bell.yield()
+                mqtt?.statusChanged()
+            }
+        }
         defer { for announcer in changes { announcer.listen(nil) } }
         bell.yield()
         var last = ""

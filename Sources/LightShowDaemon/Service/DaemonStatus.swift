@@ -3,6 +3,7 @@ public import LightShowCore
 public import LightShowControl
 public import LightShowEngine
 public import LightShowLights
+public import LightShowMQTT
 
 /// A snapshot of the daemon for `ctl status` and systemd's `STATUS=` line.
 public struct DaemonStatus: Sendable {
@@ -22,6 +23,10 @@ public struct DaemonStatus: Sendable {
     public var lights: [LightOutputStatus] = []
     /// The input is open and its reader alive, but no audio has come for a while (a paused player, a silent fifo).
     public var silent = false
+    /// The master brightness, 0…1 (`[scene] brightness`, `set-brightness`).
+    public var brightness = 1.0
+    /// The MQTT broker connection; `off` without `[mqtt] broker`.
+    public var mqtt = MQTTConnectionState.off
 
     /// One line for `systemctl status`: device, rate, state, xruns, subscribers.
     public var statusLine: String {
@@ -32,8 +37,9 @@ public struct DaemonStatus: Sendable {
         let plural = subscribers == 1 ? "" : "s"
         let quiet = silent ? "input silent, " : ""
         let lightsSummary = LightOutputStatus.summary(lights)
+        let mqttSummary = mqtt == .off ? "" : "; MQTT \(mqtt.name)"
         return "\(input) at \(sampleRate) Hz, \(quiet)\(state), \(capture.overruns) xruns, \(capture.recoveries) recoveries, "
-            + "\(subscribers) subscriber\(plural)" + (lightsSummary.isEmpty ? "" : "; \(lightsSummary)")
+            + "\(subscribers) subscriber\(plural)" + (lightsSummary.isEmpty ? "" : "; \(lightsSummary)") + mqttSummary
     }
 
     /// The `status` reply.
@@ -60,6 +66,8 @@ public struct DaemonStatus: Sendable {
             "subscribers": .number(Double(subscribers)),
             "player": .bool(show?.playerConnected ?? false),
             "config": .string(configFile ?? "(built-in defaults)"),
+            "brightness": .number(brightness),
+            "mqtt": ["state": .string(mqtt.name), "error": mqtt.reason.map { .string($0) } ?? .null],
         ]
         if let openError { result["error"] = .string(openError) }
         var bandsObject = JSONObject()

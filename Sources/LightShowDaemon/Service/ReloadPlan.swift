@@ -11,10 +11,13 @@ struct ReloadPlan: Equatable, Sendable {
     var publishesScene: Bool
     /// `[control]` changed, which only a restart of the daemon applies.
     var controlWaitsForRestart: Bool
+    /// `[mqtt]` changed, which only a restart of the daemon applies.
+    var mqttWaitsForRestart: Bool
 
     init(from old: Configuration, to new: Configuration) {
         restartsInput = new.input != old.input || new.mpd != old.mpd || new.player != old.player || new.mpris != old.mpris
         publishesScene = Scene.Style(new) != Scene.Style(old)
         controlWaitsForRestart = new.control != old.control
+        mqttWaitsForRestart = new.mqtt != old.mqtt
     }
 }

@@ -3,7 +3,7 @@ import LightShowCore
 import LightShowSystem
 import Synchronization
 
-/// Changes to the running configuration (reloads, `set-band`), applied one at a time on a thread of their own: a
+/// Changes to the running configuration (reloads, `set-band`, `set-color`, `set-brightness`, `set-input`), applied one at a time on a thread of their own: a
 /// reload blocks (the parser's child process, the lights' host lookups), and no thread of the cooperative pool may
 /// wait for it. A reload asked for while another waits to start joins it: both callers get the newer one's
 /// answer, so a burst of SIGHUPs costs one reload after the one under way. Callers suspend, never block; a
@@ -12,7 +12,12 @@ final class ReloadQueue: Sendable {
     enum Request: Sendable {
         case reload(caller: String)
         case setBand(Band, lower: Double?, upper: Double?)
+        /// `set-color`, `set-brightness`, `set-input`: one change to the running configuration, named for the log.
+        case edit(String, Edit)
     }
+
+    /// Changes a configuration and says what to reply.
+    typealias Edit = @Sendable (inout Configuration) -> JSONValue
 
     private struct Pending {
         var request: Request

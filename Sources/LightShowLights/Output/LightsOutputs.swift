@@ -89,7 +89,8 @@ public final class LightsOutputs: ShowSink {
             logger.error("reload: \(problem)")
         }
         plans.withLock { $0 = new }
-        let palette = LightPalette(bands: configuration.bands, background: configuration.background)
+        let brightness = configuration.scene.brightness
+        let palette = LightPalette(bands: configuration.bands.dimmed(by: brightness), background: configuration.background.dimmed(by: brightness))
         let needsWake = inbox.withLock { shared in
             shared.reload = (new, palette, Self.nanoseconds(configuration.output.delayMilliseconds))
             defer { shared.wakePending = true }
