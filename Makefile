@@ -68,12 +68,13 @@ test: deps-test
 	# and on a 2-core machine running them all at once starves those processes.
 	$(SWIFT) test --skip-build --no-parallel
 
-# Quick feedback: the tests that start no outside process (scripts/unit-test-skips.sh says which do), in parallel.
+# Quick feedback: the tests that start no outside process (scripts/unit-test-skips.sh says which do), in two
+# processes side by side (scripts/test-unit.sh); under a minute once built.
 test-unit: deps
 	$(SWIFT) build --build-tests
 	scripts/check-warnings.sh debug
 	scripts/check-os-idioms.sh
-	$(SWIFT) test --skip-build --parallel --skip "$$(scripts/unit-test-skips.sh)"
+	scripts/test-unit.sh
 
 # No compiler warning in our sources, in the debug build (with the tests) and the release build.
 check-warnings: deps
