@@ -17,6 +17,9 @@ BENCH_PACKAGES := $(TEST_PACKAGES) cava ffmpeg python3
 # Tests/Benchmarks/accents.sh renders MIDI with FluidSynth and scores onsets against aubio with mir_eval (PyPI, in a
 # venv of its own: Debian's python3 is externally managed). accents.sh names the same requirements.
 BENCH_PACKAGES += fluidsynth fluid-soundfont-gm aubio-tools python3-venv
+# python3 reads the compiler's diagnostics for scripts/check-warnings.sh (make test, test-unit, check-warnings).
+BUILD_PACKAGES += python3
+TEST_PACKAGES += python3
 BENCH_PYTHON := .build/bench-python
 BENCH_PYPI := mido==1.3.3 mir_eval==0.8.2
 
