@@ -17,6 +17,9 @@ BENCH_PACKAGES := $(TEST_PACKAGES) cava ffmpeg python3
 # Tests/Benchmarks/accents.sh renders MIDI with FluidSynth and scores onsets against aubio with mir_eval (PyPI, in a
 # venv of its own: Debian's python3 is externally managed). accents.sh names the same requirements.
 BENCH_PACKAGES += fluidsynth fluid-soundfont-gm aubio-tools python3-venv
+# python3 reads the compiler's diagnostics for scripts/check-warnings.sh (make test, test-unit, check-warnings).
+BUILD_PACKAGES += python3
+TEST_PACKAGES += python3
 BENCH_PYTHON := .build/bench-python
 BENCH_PYPI := mido==1.3.3 mir_eval==0.8.2
 # MQTT: libmosquitto's header to build (the library itself is opened at run time), a broker and its clients for the
@@ -81,12 +84,13 @@ test: deps-test deps-deb
 	# and on a 2-core machine running them all at once starves those processes.
 	$(SWIFT) test --skip-build --no-parallel
 
-# Quick feedback: the tests that start no outside process (scripts/unit-test-skips.sh says which do), in parallel.
+# Quick feedback: the tests that start no outside process (scripts/unit-test-skips.sh says which do), in two
+# processes side by side (scripts/test-unit.sh); under a minute once built.
 test-unit: deps
 	$(SWIFT) build --build-tests
 	scripts/check-warnings.sh debug
 	scripts/check-os-idioms.sh
-	$(SWIFT) test --skip-build --parallel --skip "$$(scripts/unit-test-skips.sh)"
+	scripts/test-unit.sh
 
 # No compiler warning in our sources, in the debug build (with the tests) and the release build.
 check-warnings: deps

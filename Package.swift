@@ -71,7 +71,7 @@ let package = Package(
             swiftSettings: strict
         ),
         // Framebuffer, rasterizer, PNG and terminal encoders.
-        .target(name: "LightShowRender", dependencies: ["LightShowCore", "LightShowSystem", "CLibDeflate", "CFreeType"], swiftSettings: strict),
+        .target(name: "LightShowRender", dependencies: ["LightShowCore", "CLibDeflate", "CFreeType"], swiftSettings: strict),
         // The interactive viewer's terminal: raw keys, alternate screen, signals, the watch loop.
         // A module of its own because it owns process-wide state (termios, signal handlers) the pure encoder must not.
         .target(name: "LightShowTerminal", dependencies: ["LightShowCore", "LightShowSystem", "LightShowRender", "CTimerFD"], swiftSettings: strict),

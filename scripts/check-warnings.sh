@@ -23,7 +23,7 @@ for configuration in configurations:
             continue
         checked += 1
         with open(dia, "rb") as file:
-            texts = [t.decode() for t in re.findall(rb"[\x20-\x7e]{6,}", file.read())]
+            texts = [t.decode() for t in re.findall(rb"[\x20-\x7e]{8,}", file.read())]
         paths = [t for t in texts if t.startswith("/")]
         source = next((p for p in paths if p.startswith(ours)), None)
         if source is None or not os.path.exists(source):
@@ -32,7 +32,10 @@ for configuration in configurations:
             continue  # changed since this configuration last compiled it: its next build tells
         messages = [t for t in texts if not t.startswith("/") and not t.startswith("DIAG")]
         if messages:
-            problems.append(f"{os.path.relpath(source, root)} ({configuration}): " + "; ".join(messages))
+            # A whole-module build (release) keeps one file of diagnostics for the module.
+            module = os.path.basename(os.path.dirname(dia))[:-len(".build")]
+            where = module if os.path.basename(dia) == module + ".dia" else os.path.relpath(source, root)
+            problems.append(f"{where} ({configuration}): " + "; ".join(messages))
 if checked == 0:
     sys.exit("check-warnings: no compiled sources found in .build/" + "/".join(configurations) + "; build first")
 if problems:

@@ -6,9 +6,9 @@ import LightShowSystem
 import Logging
 import Synchronization
 
-/// What the MPD and MPRIS clients share: their own thread (started once), the signal that stops it, and the user's
-/// commands queued for it. A burst keeps the newest few commands; those that come while there is no player (between
-/// sessions) are dropped, so they never reach a player seconds or minutes later.
+/// What the MPD and MPRIS clients share: their own thread (started once), the signal that stops it, the user's
+/// commands queued for it, and the stream of news it sends. A burst keeps the newest few commands; those that come
+/// while there is no player (between sessions) are dropped, so they never reach a player seconds or minutes later.
 final class PlayerThread: Sendable {
     /// At most this many commands wait; a burst keeps the newest.
     static let queueLimit = 4
@@ -17,13 +17,17 @@ final class PlayerThread: Sendable {
     let stopSignal: WakeSignal
     /// Readable while commands wait.
     let commandSignal: WakeSignal
+    /// The client's news, newest 64 kept for a slow reader; its end stops the thread.
+    let events: AsyncStream<NowPlayingEvent>
+    let continuation: AsyncStream<NowPlayingEvent>.Continuation
     private let threadName: String
+    private let logger: Logger
     private let pending = Mutex<[UserCommand]>([])
     private let started = Atomic<Bool>(false)
     private let stopped = Atomic<Bool>(false)
 
     /// - Parameters: threadName: as `top -H` shows it; client: names the client in an error.
-    init(threadName: String, client: String) throws(LightShowError) {
+    init(threadName: String, client: String, logger: Logger) throws(LightShowError) {
         do {
             stopSignal = try WakeSignal()
             commandSignal = try WakeSignal()
@@ -31,18 +35,21 @@ final class PlayerThread: Sendable {
             throw LightShowError("\(client): \(error)", exitStatus: .ioError)
         }
         self.threadName = threadName
+        self.logger = logger
+        (events, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(64))
+        continuation.onTermination = { [weak self] _ in self?.stop() }
     }
 
     /// Runs `body` on the thread, the first time only. A thread that can't start is logged and reported on
     /// `events` as lost, and `events` finishes.
-    func start(logger: Logger, events: AsyncStream<NowPlayingEvent>.Continuation, _ body: @escaping @Sendable () -> Void) {
+    func start(_ body: @escaping @Sendable () -> Void) {
         guard !started.exchange(true, ordering: .relaxed) else { return }
         do {
             try DedicatedThread.start(name: threadName, body)
         } catch {
             logger.error("\(error)")
-            events.yield(.lost(error.description))
-            events.finish()
+            continuation.yield(.lost(error.description))
+            continuation.finish()
         }
     }
 

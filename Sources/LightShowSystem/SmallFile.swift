@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-public import Glibc
+import Glibc
 #endif
 
 /// A small file read whole or created whole: persistent state (an identifier), or a bounded input. Reading takes
@@ -32,7 +32,7 @@ public struct SmallFile: Sendable {
     /// Creates the file holding `contents` unless something is already there (then false). It is written under a
     /// temporary name opened with O_EXCL | O_NOFOLLOW and linked into place, so a concurrent reader sees all
     /// of it or nothing, and two writers can't both win. Missing parent directories are made with mode 0700.
-    public func create(_ contents: [UInt8], mode: mode_t = 0o600) throws(SystemCallError) -> Bool {
+    public func create(_ contents: [UInt8], mode: UInt32 = 0o600) throws(SystemCallError) -> Bool {
         try Self.makeDirectories(parentOf: path)
         let temporary = "\(path).\(getpid()).tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)

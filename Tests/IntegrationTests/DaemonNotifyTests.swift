@@ -68,9 +68,7 @@ import Glibc
         let directory = try TemporaryDirectory("ls-daemon-early")
         let notify = try NotifySocket(in: directory, abstract: false)
         let server = directory.file("pulse.sock")
-        let listener = Process()
-        listener.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        listener.arguments = ["-c", """
+        let listener = try Launch.start(["/usr/bin/python3", "-c", """
             import socket, sys
             s = socket.socket(socket.AF_UNIX)
             s.bind(sys.argv[1])
@@ -78,10 +76,7 @@ import Glibc
             held = []
             while True:
                 held.append(s.accept()[0])
-            """, server]
-        listener.standardOutput = FileHandle.nullDevice
-        listener.standardError = FileHandle.nullDevice
-        try listener.run()
+            """, server])
         // SIGKILL: a child of the test runner inherits its blocked SIGTERM.
         defer { kill(listener.processIdentifier, SIGKILL) }
         #expect(await OffPool.until(timeout: 10) { FileManager.default.fileExists(atPath: server) })

@@ -39,18 +39,12 @@ import Glibc
         let mono = Signals.silence(seconds: 0.5, sampleRate: 8000) + Signals.noise(dbfs: -6, seconds: 0.5, sampleRate: 8000)
         let input = try dir.write("input.wav", Signals.wav(mono, channels: 1, sampleRate: 8000))
         let out = dir.file("out")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
-        process.arguments = [
-            "--fsize=49152", LightshowProcess.executableURL.path, "record", "--input", input, "--out", out, "--size", "2560x1440", "--fps", "20",
-        ]
-        let err = Pipe()
-        process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 74, "exit \(process.terminationStatus): \(stderr)")
+        let result = try Launch.run([
+            "/usr/bin/prlimit", "--fsize=49152", LightshowProcess.executableURL.path, "record", "--input", input, "--out", out,
+            "--size", "2560x1440", "--fps", "20",
+        ])
+        let stderr = result.stderr
+        #expect(result.status == 74, "exit \(result.status): \(stderr)")
         #expect(stderr.contains("cannot write \(out)/frame_0000") && stderr.contains("File too large"), "a frame's write failed: \(stderr)")
         #expect(stderr.contains("recording stopped"), "message: \(stderr)")
         let frames = try expectConsistent(out)
@@ -85,13 +79,12 @@ import Glibc
         let fifo = dir.file("pcm.fifo")
         #expect(mkfifo(fifo, 0o600) == 0)
         let out = dir.file("out")
-        let process = Process()
-        process.executableURL = LightshowProcess.executableURL
-        process.arguments = ["record", "--input", "fifo:" + fifo, "--format-pcm", "8000:16:1", "--out", out, "--size", "64x36", "--fps", "10"]
         let err = Pipe()
-        process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        let process = try Launch.start(
+            [LightshowProcess.executableURL.path, "record", "--input", "fifo:" + fifo, "--format-pcm", "8000:16:1", "--out", out,
+             "--size", "64x36", "--fps", "10"],
+            standardError: err
+        )
         // Opening blocks until lightshow opens its end; then 3 s of tone arrive at once.
         let writer = try #require(FileHandle(forWritingAtPath: fifo))
         writer.write(Signals.s16le(Signals.sine(frequency: 100, seconds: 3, sampleRate: 8000)))

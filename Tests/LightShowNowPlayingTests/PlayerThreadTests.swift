@@ -1,6 +1,7 @@
 import LightShowCore
 @testable import LightShowNowPlaying
 import LightShowSystem
+import Logging
 import Testing
 
 #if canImport(Glibc)
@@ -15,7 +16,7 @@ import Glibc
     }
 
     @Test func aBurstKeepsTheNewestFourInOrder() throws {
-        let thread = try PlayerThread(threadName: "test-player", client: "test client")
+        let thread = try PlayerThread(threadName: "test-player", client: "test client", logger: Logger(label: "test"))
         #expect(!isReadable(thread.commandSignal))
         for command in [UserCommand.play, .pause, .toggle, .stop, .play, .pause] { thread.forward(command) }
         #expect(isReadable(thread.commandSignal))
@@ -26,7 +27,7 @@ import Glibc
 
     /// Commands that come between sessions are dropped and don't end the pause; a stop ends it at once.
     @Test func aPauseDropsCommandsAndEndsOnStop() throws {
-        let thread = try PlayerThread(threadName: "test-player", client: "test client")
+        let thread = try PlayerThread(threadName: "test-player", client: "test client", logger: Logger(label: "test"))
         thread.forward(.play)
         let started = MonotonicClock.now()
         #expect(!thread.pause(for: .milliseconds(40)))
@@ -39,6 +40,15 @@ import Glibc
         #expect(thread.pause(for: .seconds(30)))
         #expect(MonotonicClock.now() - stopped < 5_000_000_000)
         // The stop signal stays readable for every later wait.
+        #expect(isReadable(thread.stopSignal))
+    }
+
+    /// A reader that drops the client's news stops the thread, as `stop()` would.
+    @Test func theEndOfTheEventStreamStopsTheThread() throws {
+        let thread = try PlayerThread(threadName: "test-player", client: "test client", logger: Logger(label: "test"))
+        #expect(!thread.isStopped)
+        thread.continuation.finish()
+        #expect(thread.isStopped)
         #expect(isReadable(thread.stopSignal))
     }
 }

@@ -96,7 +96,7 @@ GLib.MainLoop().run()
 """#
 
     let name: String
-    private let process = Process()
+    private let process: Process
     private let directory: TemporaryDirectory
 
     /// Starts `script` (`ScriptedPlayer.hostile`, `.slow`) as `org.mpris.MediaPlayer2.<name>` on `bus`.
@@ -104,15 +104,9 @@ GLib.MainLoop().run()
         self.name = name
         directory = try TemporaryDirectory()
         let path = try directory.write("player.py", Data(script.utf8))
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         // Debian's python3, where python3-dbus and python3-gi live (a pyenv on the PATH has neither).
-        process.arguments = ["/usr/bin/python3", path, name]
-        var env = ProcessInfo.processInfo.environment
-        for (key, value) in bus.environment { env[key] = value }
-        process.environment = env
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        process = try Launch.start(["/usr/bin/python3", path, name], environment: bus.environment,
+                                   standardError: FileHandle.standardError)
     }
 
     /// Calls the hostile player's `Behave`: it turns well-formed and playing.

@@ -67,11 +67,12 @@ import Glibc
                 return 1
             }
         }
-        #expect(entered.wait(for: .seconds(10)))
+        // Waited for off the cooperative pool, which the task itself needs to start.
+        #expect(try await DedicatedThread.run(name: "test-waiter") { entered.wait(for: .seconds(10)) })
         task.cancel()
         await #expect(throws: LightShowError.self) { try await task.value }
         #expect(!finished.wait(for: .zero))
         release.signal()
-        #expect(finished.wait(for: .seconds(10)))
+        #expect(try await DedicatedThread.run(name: "test-waiter") { finished.wait(for: .seconds(10)) })
     }
 }

@@ -84,16 +84,7 @@ public final class MPDServer: @unchecked Sendable {
 
     /// Starts MPD and waits until it accepts connections.
     public func start() async throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/mpd")
-        process.arguments = ["--no-daemon", directory.file("mpd.conf")]
-        var env = ProcessInfo.processInfo.environment
-        for (key, value) in environment { env[key] = value }
-        process.environment = env
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        self.process = process
+        process = try Launch.start(["/usr/bin/mpd", "--no-daemon", directory.file("mpd.conf")], environment: environment)
         try await waitFor("MPD accepting connections on port \(port)", timeout: 20) { SocketProbe.canConnect(port: port) }
     }
 

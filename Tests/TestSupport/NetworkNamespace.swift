@@ -36,14 +36,7 @@ public final class NetworkNamespace: @unchecked Sendable {
     public func start(_ arguments: [String], output: String) throws -> Process {
         _ = FileManager.default.createFile(atPath: output, contents: nil)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = command(arguments)
-        process.standardOutput = handle
-        process.standardError = handle
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        return process
+        return try Launch.start(command(arguments), standardOutput: handle, standardError: handle)
     }
 
     /// The resolv.conf that programs started through `ip netns exec` read (it mounts /etc/netns/NAME over /etc).

@@ -111,16 +111,7 @@ public final class PulseAudioServer: @unchecked Sendable {
     /// Plays `path` into the null sink and returns at once; the player stops by itself at the end of the file.
     @discardableResult
     public func play(_ path: String) throws -> Process {
-        let player = Process()
-        player.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        player.arguments = ["paplay", path]
-        var env = ProcessInfo.processInfo.environment
-        for (key, value) in clientEnvironment { env[key] = value }
-        player.environment = env
-        player.standardOutput = FileHandle.nullDevice
-        player.standardError = FileHandle.nullDevice
-        try player.run()
-        return player
+        try Launch.start(["paplay", path], environment: clientEnvironment)
     }
 
     deinit { stop() }

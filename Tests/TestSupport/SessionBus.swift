@@ -48,17 +48,11 @@ public final class SessionBus: @unchecked Sendable {
     @discardableResult
     public func startMPV(_ file: String, audioOutput: String = "null", extraEnvironment: [String: String] = [:],
                          arguments: [String] = []) throws -> Process {
-        let mpv = Process()
-        mpv.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        mpv.arguments = ["mpv", "--no-config", "--script=/usr/lib/mpv-mpris/mpris.so", "--no-video", "--no-terminal",
-                         "--ao=\(audioOutput)", "--loop-file=inf"] + arguments + [file]
-        var env = ProcessInfo.processInfo.environment
-        for (key, value) in environment.merging(extraEnvironment, uniquingKeysWith: { $1 }) { env[key] = value }
-        mpv.environment = env
-        mpv.standardInput = FileHandle.nullDevice
-        mpv.standardOutput = FileHandle.nullDevice
-        mpv.standardError = FileHandle.nullDevice
-        try mpv.run()
+        let mpv = try Launch.start(
+            ["mpv", "--no-config", "--script=/usr/lib/mpv-mpris/mpris.so", "--no-video", "--no-terminal",
+             "--ao=\(audioOutput)", "--loop-file=inf"] + arguments + [file],
+            environment: environment.merging(extraEnvironment, uniquingKeysWith: { $1 })
+        )
         lock.withLock { players.append(mpv) }
         return mpv
     }

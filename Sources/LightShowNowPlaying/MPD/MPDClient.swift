@@ -10,7 +10,7 @@ public final class MPDClient: NowPlayingSource {
     public let address: MPDAddress
     public var name: String { "MPD at \(address)" }
     /// The client's news, in order. Finishes after `stop()`.
-    public let events: AsyncStream<NowPlayingEvent>
+    public var events: AsyncStream<NowPlayingEvent> { thread.events }
 
     /// The client's thread; its command signal breaks into `idle`.
     private let thread: PlayerThread
@@ -19,7 +19,7 @@ public final class MPDClient: NowPlayingSource {
     private let backoff: ReopenBackoff
     /// How long MPD may take to answer a command (not `idle`, which waits for news).
     private let replyTimeout: Duration
-    private let continuation: AsyncStream<NowPlayingEvent>.Continuation
+    private var continuation: AsyncStream<NowPlayingEvent>.Continuation { thread.continuation }
 
     public init(
         address: MPDAddress,
@@ -32,14 +32,12 @@ public final class MPDClient: NowPlayingSource {
         guard !password.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
             throw LightShowError("[mpd] password must not contain control characters (such as a line break)", exitStatus: .config)
         }
-        thread = try PlayerThread(threadName: "ls-mpd", client: "MPD client")
+        thread = try PlayerThread(threadName: "ls-mpd", client: "MPD client", logger: logger)
         self.address = address
         self.password = password
         self.logger = logger
         self.backoff = backoff
         self.replyTimeout = replyTimeout
-        (events, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(64))
-        continuation.onTermination = { [thread] _ in thread.stop() }
     }
 
     /// The client for `[mpd]` settings, or nil when MPD is off (empty address).
@@ -50,7 +48,7 @@ public final class MPDClient: NowPlayingSource {
 
     /// Starts following MPD on the client's thread. Call once; later calls do nothing.
     public func start() {
-        thread.start(logger: logger, events: continuation) { [self] in run() }
+        thread.start { [self] in run() }
     }
 
     /// Stops the client: its thread leaves any wait at once, closes the connection, and `events` finishes.

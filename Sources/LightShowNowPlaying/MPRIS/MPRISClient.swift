@@ -14,21 +14,19 @@ import Glibc
 /// commands and stop. Without a session bus it says so once and ends; the show goes on without a player.
 public final class MPRISClient: NowPlayingSource {
     public var name: String { "MPRIS " + followed.withLock { $0 } }
-    public let events: AsyncStream<NowPlayingEvent>
+    public var events: AsyncStream<NowPlayingEvent> { thread.events }
 
     private let pinned: String?
     private let logger: Logger
     private let thread: PlayerThread
     private let followed = Mutex("(no player)")
-    private let continuation: AsyncStream<NowPlayingEvent>.Continuation
+    private var continuation: AsyncStream<NowPlayingEvent>.Continuation { thread.continuation }
 
     /// - Parameter pinned: follow only this player (`vlc` matches `org.mpris.MediaPlayer2.vlc` and its instances).
     public init(pinned: String? = nil, logger: Logger = Logger(label: "lightshow.mpris")) throws(LightShowError) {
-        thread = try PlayerThread(threadName: "ls-mpris", client: "MPRIS client")
+        thread = try PlayerThread(threadName: "ls-mpris", client: "MPRIS client", logger: logger)
         self.pinned = pinned.flatMap { $0.isEmpty ? nil : $0 }
         self.logger = logger
-        (events, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(64))
-        continuation.onTermination = { [thread] _ in thread.stop() }
     }
 
     /// True when the environment names a session bus: `DBUS_SESSION_BUS_ADDRESS`, or `$XDG_RUNTIME_DIR/bus`.
@@ -39,7 +37,7 @@ public final class MPRISClient: NowPlayingSource {
     }
 
     public func start() {
-        thread.start(logger: logger, events: continuation) { [self] in run() }
+        thread.start { [self] in run() }
     }
 
     public func stop() {
