@@ -224,6 +224,14 @@ private final class LockedShow<C: Clock>: Sendable where C.Duration == Duration 
         /// The emptied batch of the last turn, kept for its capacity: a block costs no allocation.
         var spare: [ShowLoop<C>.Action] = []
         var performing = false
+
+        /// The waiting actions, with the spare batch waiting in their place.
+        mutating func takeWaiting() -> [ShowLoop<C>.Action] {
+            let taken = waiting
+            waiting = spare
+            spare = []
+            return taken
+        }
     }
 
     private let state: Mutex<Shared>
@@ -239,34 +247,34 @@ private final class LockedShow<C: Clock>: Sendable where C.Duration == Duration 
     /// then does); returns what `body` returned (whether the loop wants more audio).
     @discardableResult
     func handle<R: Sendable>(_ body: (inout ShowLoop<C>, inout [ShowLoop<C>.Action]) -> R) throws -> R {
-        let (result, turn) = state.withLock { shared in
+        let (result, batch) = state.withLock { shared -> (R, [ShowLoop<C>.Action]?) in
             let result = body(&shared.loop, &shared.waiting)
-            guard !shared.performing, !shared.waiting.isEmpty else { return (result, false) }
+            guard !shared.performing, !shared.waiting.isEmpty else { return (result, nil) }
             shared.performing = true
-            return (result, true)
+            return (result, shared.takeWaiting())
         }
-        if turn { try performWaiting() }
+        if let batch { try perform(batch) }
         return result
     }
 
-    private func performWaiting() throws {
-        var batch: [ShowLoop<C>.Action] = []
+    /// Performs `batch`, then what was decided meanwhile, until nothing waits: two turns of the lock per batch.
+    private func perform(_ batch: [ShowLoop<C>.Action]) throws {
+        var batch = batch
         do {
             while true {
+                for action in batch { try actions.perform(action) }
+                batch.removeAll(keepingCapacity: true)
+                let emptied = batch
                 batch = state.withLock { shared in
                     guard !shared.waiting.isEmpty else {
                         shared.performing = false
+                        shared.spare = emptied
                         return []
                     }
-                    var taken = shared.spare
-                    swap(&taken, &shared.waiting)
-                    shared.spare = []
-                    return taken
+                    shared.spare = emptied
+                    return shared.takeWaiting()
                 }
                 if batch.isEmpty { return }
-                for action in batch { try actions.perform(action) }
-                batch.removeAll(keepingCapacity: true)
-                state.withLock { [batch] shared in shared.spare = batch }
             }
         } catch {
             // The show ends with this error; what was left of the turn is dropped with it.
