@@ -168,12 +168,15 @@ public final class LevelAnalyzer {
         let result = processor.process(meanSquares: energies, rmsDBFS: rmsDBFS, dt: dt)
         let time = Double((origin ?? 0) + boundary) / Double(sampleRate)
         var levels = result.levels
+        var envelope = result.levels
         var accent = BandLevels.zero
         var onsets: [Onset] = []
         if detector != nil {
             // Onsets while the gate is closed light nothing and aren't reported.
             if result.hasSound { onsets = pendingOnsets }
-            (accent, levels) = accents.process(envelope: result.levels, onsets: onsets, time: time, gateOpen: result.hasSound)
+            (envelope, accent, levels) = accents.process(
+                envelope: result.levels, onsets: onsets, time: time, gateOpen: result.hasSound
+            )
             pendingOnsets.removeAll(keepingCapacity: true)
         }
         // The block's capture time is its newest sample's; a hop ending earlier in the block was captured earlier.
@@ -184,7 +187,7 @@ public final class LevelAnalyzer {
         return AnalysisFrame(
             time: time,
             levels: levels,
-            envelope: result.levels,
+            envelope: envelope,
             accent: accent,
             onsets: onsets,
             hasSound: result.hasSound,

@@ -13,18 +13,36 @@ import Testing
         let lit = accents.process(envelope: envelope, onsets: [onset(1.0)], time: 1.0, gateOpen: true)
         #expect(lit.accent.bass == 1)
         #expect(lit.levels.bass == 1)
-        #expect(lit.levels.mid == 0.3 && lit.accent.mid == 0)
+        // The envelope is shown below full by the headroom (0.15 by default).
+        #expect(abs(lit.levels.mid - 0.3 * 0.85) < 1e-6 && lit.accent.mid == 0)
         // One decay later (150 ms for bass) the accent is at 1/e; the level is the larger of the two.
         let later = accents.process(envelope: BandLevels(bass: 0.2), onsets: [], time: 1.15, gateOpen: true)
         #expect(abs(Double(later.accent.bass) - exp(-1)) < 1e-4)
         #expect(later.levels.bass == later.accent.bass)
         let envelopeAbove = accents.process(envelope: BandLevels(bass: 0.9), onsets: [], time: 1.2, gateOpen: true)
-        #expect(envelopeAbove.levels.bass == 0.9)
+        #expect(abs(envelopeAbove.levels.bass - 0.9 * 0.85) < 1e-6)
+    }
+
+    /// A light held at full by a loud passage still rises by the headroom on an onset; with no headroom it
+    /// can't rise at all.
+    @Test(arguments: [0.15, 0.3, 0])
+    func theHeadroomLeavesAnOnsetRoomToRise(headroom: Double) {
+        var settings = AccentSettings()
+        settings.headroom = headroom
+        var accents = AccentProcessor(settings: settings)
+        let loud = BandLevels(bass: 1, mid: 1, treble: 1)
+        let before = accents.process(envelope: loud, onsets: [], time: 0.5, gateOpen: true).levels
+        #expect(abs(Double(before.bass) - (1 - headroom)) < 1e-6)
+        let lit = accents.process(envelope: loud, onsets: [onset(0.51)], time: 0.51, gateOpen: true).levels
+        #expect(lit.bass == 1)
+        #expect(abs(Double(lit.bass - before.bass) - headroom) < 1e-6)
+        #expect(lit.mid == before.mid)
     }
 
     @Test func theRiseIsScaledByTheOnsetsAndTheBandsStrength() {
         var settings = AccentSettings()
         settings.mid.strength = 0.5
+        settings.headroom = 0
         var accents = AccentProcessor(settings: settings)
         let result = accents.process(
             envelope: BandLevels(bass: 0.2, mid: 0.2), onsets: [onset(0.5, .bass, 0.5), onset(0.5, .mid, 1)], time: 0.5,

@@ -18,6 +18,10 @@ public struct AccentSettings: PerBand, Equatable, Sendable {
     public var enabled = true
     /// Full-contrast flashes per light in any second (WCAG 2.3.1 allows 3); accents past it rise only a little.
     public var maxFlashesPerSecond = 3
+    /// The top of the scale the envelope leaves to accents: the light shows the envelope times (1 − headroom), so
+    /// an onset on a loud passage still has room to rise visibly. 0.15 keeps a steady tone's light at 0.85 and
+    /// leaves every onset a rise of at least 0.15 of full (a hit counts as lit from 0.1); 0 is the full envelope.
+    public var headroom = 0.15
     // Treble falls fastest: hats come quickest, and a long tail would merge them into a steady glow.
     public var bass = Entry(decayMilliseconds: 150)
     public var mid = Entry(decayMilliseconds: 120)
