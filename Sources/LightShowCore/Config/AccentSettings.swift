@@ -16,7 +16,8 @@ public struct AccentSettings: PerBand, Equatable, Sendable {
 
     /// Off: the lights follow the envelope alone, exactly as without accents (no onset detection runs).
     public var enabled = true
-    /// Full-contrast flashes per light in any second (WCAG 2.3.1 allows 3); accents past it rise only a little.
+    /// Full-contrast flashes per light in any second (WCAG 2.3.1 allows 3); past it an accent rises only as far as
+    /// keeps its change in relative luminance under WCAG's 10% (`FlashContrast`).
     public var maxFlashesPerSecond = 3
     /// The top of the scale the envelope leaves to accents: the light shows the envelope times (1 − headroom), so
     /// an onset on a loud passage still has room to rise visibly. 0.15 keeps a steady tone's light at 0.85 and
