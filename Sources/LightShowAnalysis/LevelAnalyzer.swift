@@ -22,6 +22,8 @@ public final class LevelAnalyzer {
     private var settings: AnalysisSettings
     private var pendingBands: BandsSettings?
     private var bands: BandsSettings
+    /// With the bands' colours, what the accents' flash limit judges a flash by.
+    private var background: BackgroundSettings
     /// Nil with accents off: no detection runs, and the levels are the envelope's.
     private var detector: OnsetDetector?
     private var accents: AccentProcessor
@@ -41,18 +43,19 @@ public final class LevelAnalyzer {
     private var hopCount = 0
 
     public convenience init(
-        settings: AnalysisSettings, bands: BandsSettings, accents: AccentSettings = AccentSettings(), sampleRate: Int,
-        framesPerSecond: Double
+        settings: AnalysisSettings, bands: BandsSettings, accents: AccentSettings = AccentSettings(),
+        background: BackgroundSettings = BackgroundSettings(), sampleRate: Int, framesPerSecond: Double
     ) {
         self.init(
-            settings: settings, bands: bands, accents: accents, sampleRate: sampleRate, framesPerSecond: framesPerSecond,
-            windowPlan: WindowPlan(sampleRate: sampleRate)
+            settings: settings, bands: bands, accents: accents, background: background, sampleRate: sampleRate,
+            framesPerSecond: framesPerSecond, windowPlan: WindowPlan(sampleRate: sampleRate)
         )
     }
 
     public init(
-        settings: AnalysisSettings, bands: BandsSettings, accents: AccentSettings = AccentSettings(), sampleRate: Int,
-        framesPerSecond: Double, windowPlan: WindowPlan
+        settings: AnalysisSettings, bands: BandsSettings, accents: AccentSettings = AccentSettings(),
+        background: BackgroundSettings = BackgroundSettings(), sampleRate: Int, framesPerSecond: Double,
+        windowPlan: WindowPlan
     ) {
         self.sampleRate = max(1, sampleRate)
         self.framesPerSecond = framesPerSecond > 0 ? framesPerSecond : 60
@@ -62,7 +65,8 @@ public final class LevelAnalyzer {
         processor = LevelProcessor(settings: settings)
         self.settings = settings
         self.bands = bands
-        self.accents = AccentProcessor(settings: accents)
+        self.background = background
+        self.accents = AccentProcessor(settings: accents, contrasts: FlashContrast.perBand(bands, background: background))
         energies.reserveCapacity(Band.allCases.count)
         pendingOnsets.reserveCapacity(16)
         updateAccents(accents)
@@ -73,7 +77,7 @@ public final class LevelAnalyzer {
         guard settings.enabled else {
             detector = nil
             pendingOnsets.removeAll(keepingCapacity: true)
-            accents = AccentProcessor(settings: settings)
+            accents = AccentProcessor(settings: settings, contrasts: accents.contrasts)
             return
         }
         if let detector {
@@ -83,13 +87,21 @@ public final class LevelAnalyzer {
                 sampleRate: sampleRate, bands: bands, accents: settings, silenceThresholdDBFS: self.settings.silenceThresholdDBFS
             )
         }
-        if settings != accents.settings { accents = AccentProcessor(settings: settings) }
+        if settings != accents.settings { accents = AccentProcessor(settings: settings, contrasts: accents.contrasts) }
     }
 
     /// New band ranges; they take effect at the next hop (live tuning).
     public func updateBands(_ bands: BandsSettings) {
         pendingBands = bands
         self.bands = bands
+        accents.setContrasts(FlashContrast.perBand(bands, background: background))
+    }
+
+    /// A new background (a config reload): it changes which of the accents' lifts are flashes.
+    public func updateBackground(_ background: BackgroundSettings) {
+        guard background != self.background else { return }
+        self.background = background
+        accents.setContrasts(FlashContrast.perBand(bands, background: background))
     }
 
     /// New analysis settings (a config reload). The gain, gate and envelopes start over with them, so this
@@ -168,12 +180,15 @@ public final class LevelAnalyzer {
         let result = processor.process(meanSquares: energies, rmsDBFS: rmsDBFS, dt: dt)
         let time = Double((origin ?? 0) + boundary) / Double(sampleRate)
         var levels = result.levels
+        var envelope = result.levels
         var accent = BandLevels.zero
         var onsets: [Onset] = []
         if detector != nil {
             // Onsets while the gate is closed light nothing and aren't reported.
             if result.hasSound { onsets = pendingOnsets }
-            (accent, levels) = accents.process(envelope: result.levels, onsets: onsets, time: time, gateOpen: result.hasSound)
+            (envelope, accent, levels) = accents.process(
+                envelope: result.levels, onsets: onsets, time: time, gateOpen: result.hasSound
+            )
             pendingOnsets.removeAll(keepingCapacity: true)
         }
         // The block's capture time is its newest sample's; a hop ending earlier in the block was captured earlier.
@@ -184,7 +199,7 @@ public final class LevelAnalyzer {
         return AnalysisFrame(
             time: time,
             levels: levels,
-            envelope: result.levels,
+            envelope: envelope,
             accent: accent,
             onsets: onsets,
             hasSound: result.hasSound,

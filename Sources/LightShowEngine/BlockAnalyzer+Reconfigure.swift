@@ -11,5 +11,6 @@ extension LevelAnalyzer {
         updateSettings(configuration.analysis)
         updateBands(configuration.bands)
         updateAccents(configuration.accents)
+        updateBackground(configuration.background)
     }
 }

@@ -82,9 +82,13 @@ public final class ShowEngine: Sendable {
         let framesPerSecond = options.framesPerSecond
         self.init(
             source: source, configuration: configuration, options: options, player: player, logger: logger, clock: clock
-        ) { [analysis = configuration.analysis, bands = configuration.bands, accents = configuration.accents] in
+        ) { [
+            analysis = configuration.analysis, bands = configuration.bands, accents = configuration.accents,
+            background = configuration.background
+        ] in
             LevelAnalyzer(
-                settings: analysis, bands: bands, accents: accents, sampleRate: sampleRate, framesPerSecond: framesPerSecond
+                settings: analysis, bands: bands, accents: accents, background: background, sampleRate: sampleRate,
+                framesPerSecond: framesPerSecond
             )
         }
     }

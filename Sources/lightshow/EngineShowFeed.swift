@@ -31,6 +31,7 @@ final class EngineShowFeed: ShowFeed {
             TunableAnalyzer(
                 LevelAnalyzer(
                     settings: configuration.analysis, bands: configuration.bands, accents: configuration.accents,
+                    background: configuration.background,
                     sampleRate: source.sampleRate, framesPerSecond: framesPerSecond
                 ),
                 bands: tunedBands

@@ -82,6 +82,7 @@ import TestSupport
         c.analysis.bandSpreadDB = 1
         c.accents.enabled = false
         c.accents.maxFlashesPerSecond = 1
+        c.accents.headroom = 0.3
         for band in Band.allCases {
             c.accents[band].strength = 0.5
             c.accents[band].sensitivity = 2

@@ -13,18 +13,36 @@ import Testing
         let lit = accents.process(envelope: envelope, onsets: [onset(1.0)], time: 1.0, gateOpen: true)
         #expect(lit.accent.bass == 1)
         #expect(lit.levels.bass == 1)
-        #expect(lit.levels.mid == 0.3 && lit.accent.mid == 0)
+        // The envelope is shown below full by the headroom (0.15 by default).
+        #expect(abs(lit.levels.mid - 0.3 * 0.85) < 1e-6 && lit.accent.mid == 0)
         // One decay later (150 ms for bass) the accent is at 1/e; the level is the larger of the two.
         let later = accents.process(envelope: BandLevels(bass: 0.2), onsets: [], time: 1.15, gateOpen: true)
         #expect(abs(Double(later.accent.bass) - exp(-1)) < 1e-4)
         #expect(later.levels.bass == later.accent.bass)
         let envelopeAbove = accents.process(envelope: BandLevels(bass: 0.9), onsets: [], time: 1.2, gateOpen: true)
-        #expect(envelopeAbove.levels.bass == 0.9)
+        #expect(abs(envelopeAbove.levels.bass - 0.9 * 0.85) < 1e-6)
+    }
+
+    /// A light held at full by a loud passage still rises by the headroom on an onset; with no headroom it
+    /// can't rise at all.
+    @Test(arguments: [0.15, 0.3, 0])
+    func theHeadroomLeavesAnOnsetRoomToRise(headroom: Double) {
+        var settings = AccentSettings()
+        settings.headroom = headroom
+        var accents = AccentProcessor(settings: settings)
+        let loud = BandLevels(bass: 1, mid: 1, treble: 1)
+        let before = accents.process(envelope: loud, onsets: [], time: 0.5, gateOpen: true).levels
+        #expect(abs(Double(before.bass) - (1 - headroom)) < 1e-6)
+        let lit = accents.process(envelope: loud, onsets: [onset(0.51)], time: 0.51, gateOpen: true).levels
+        #expect(lit.bass == 1)
+        #expect(abs(Double(lit.bass - before.bass) - headroom) < 1e-6)
+        #expect(lit.mid == before.mid)
     }
 
     @Test func theRiseIsScaledByTheOnsetsAndTheBandsStrength() {
         var settings = AccentSettings()
         settings.mid.strength = 0.5
+        settings.headroom = 0
         var accents = AccentProcessor(settings: settings)
         let result = accents.process(
             envelope: BandLevels(bass: 0.2, mid: 0.2), onsets: [onset(0.5, .bass, 0.5), onset(0.5, .mid, 1)], time: 0.5,
@@ -52,12 +70,14 @@ import Testing
     }
 
     /// Hats at 8 a second for 3 s: at most 3 full-contrast flashes in any second, exactly 3 in each whole second,
-    /// and every other hat still lifts the light, by a tenth of full.
+    /// and every other hat still lifts the light, by the most that stays under WCAG's flash threshold for the
+    /// default blue over the default background (0.63 of full from dark), far more than a tenth.
     @Test(arguments: [3, 1, 5])
     func fullContrastFlashesStayAtTheLimit(limit: Int) {
         var settings = AccentSettings()
         settings.maxFlashesPerSecond = limit
         var accents = AccentProcessor(settings: settings)
+        let blue = accents.contrasts[2]
         var flashes: [Double] = []
         var lowContrast = 0
         var time = 0.0
@@ -68,13 +88,15 @@ import Testing
                 _ = accents.process(envelope: .zero, onsets: [], time: time, gateOpen: true)
                 time += 1.0 / 60
             }
-            let before = accents.process(envelope: .zero, onsets: [], time: onsetTime, gateOpen: true).accent.treble
+            let before = Double(accents.process(envelope: .zero, onsets: [], time: onsetTime, gateOpen: true).accent.treble)
             let lit = accents.process(envelope: .zero, onsets: [onset(onsetTime, .treble)], time: onsetTime, gateOpen: true)
-            let rise = Double(lit.accent.treble - before)
-            if rise > AccentProcessor.lowContrastRise + 1e-6 {
+            let after = Double(lit.accent.treble)
+            if blue.isFlash(from: before, to: after) {
+                #expect(after == 1)
                 flashes.append(onsetTime)
             } else {
-                #expect(abs(rise - AccentProcessor.lowContrastRise) < 1e-6)
+                #expect(abs(after - before - blue.largestLowContrastLift(from: before, upTo: 1)) < 1e-6)
+                #expect(after - before > 0.5)
                 lowContrast += 1
             }
         }
@@ -91,7 +113,39 @@ import Testing
         settings.maxFlashesPerSecond = 0
         var accents = AccentProcessor(settings: settings)
         let lit = accents.process(envelope: .zero, onsets: [onset(0, .mid)], time: 0, gateOpen: true)
-        #expect(abs(Double(lit.accent.mid) - AccentProcessor.lowContrastRise) < 1e-6)
+        let green = accents.contrasts[1]
+        #expect(!green.isFlash(from: 0, to: Double(lit.accent.mid)))
+        #expect(abs(Double(lit.accent.mid) - green.largestLowContrastLift(from: 0, upTo: 1)) < 1e-6)
+    }
+
+    /// A lift too small to be a flash is never counted: with a limit of 1, weak onsets don't use it up.
+    @Test func lowContrastLiftsDontCountAgainstTheLimit() {
+        var settings = AccentSettings()
+        settings.maxFlashesPerSecond = 1
+        var accents = AccentProcessor(settings: settings)
+        // Strength 0.3 from dark: blue at 0.3 alpha changes luminance by 0.03.
+        _ = accents.process(envelope: .zero, onsets: [onset(0, .treble, 0.3)], time: 0, gateOpen: true)
+        _ = accents.process(envelope: .zero, onsets: [onset(0.2, .treble, 0.3)], time: 0.2, gateOpen: true)
+        let full = accents.process(envelope: .zero, onsets: [onset(0.5, .treble)], time: 0.5, gateOpen: true)
+        #expect(full.accent.treble == 1)
+    }
+
+    /// The light's colour decides: a white light over black flashes from a smaller lift than the default blue.
+    @Test func theBandsColourAndTheBackgroundDecideTheLowContrastLift() {
+        var settings = AccentSettings()
+        settings.maxFlashesPerSecond = 0
+        var bands = BandsSettings()
+        bands.treble.color = .white
+        var background = BackgroundSettings()
+        background.from = .black
+        background.to = .black
+        var accents = AccentProcessor(settings: settings, contrasts: FlashContrast.perBand(bands, background: background))
+        let lit = accents.process(envelope: .zero, onsets: [onset(0, .treble)], time: 0, gateOpen: true)
+        // Luminance 0.1 of white over black is at sRGB 0.349.
+        #expect(abs(Double(lit.accent.treble) - 0.349) < 2e-3)
+        accents.setContrasts(FlashContrast.perBand(BandsSettings(), background: BackgroundSettings()))
+        let blue = accents.process(envelope: .zero, onsets: [onset(1, .treble)], time: 1, gateOpen: true)
+        #expect(abs(Double(blue.accent.treble) - 0.634) < 2e-3)
     }
 
     /// The accent is a function of the onsets and the time: frames at 30 and 60 fps agree where they meet.

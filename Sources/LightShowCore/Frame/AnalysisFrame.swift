@@ -4,7 +4,8 @@ public struct AnalysisFrame: Sendable, Equatable {
     public var time: Double
     /// Brightness per band, 0…1: the larger of `envelope` and `accent`. What every output shows.
     public var levels: BandLevels
-    /// Each band's envelope alone (gain, envelope and gate applied), 0…1.
+    /// Each band's envelope alone (gain, envelope and gate applied; with accents on, below full by their
+    /// headroom), 0…1.
     public var envelope: BandLevels
     /// Each band's accent alone (onsets' lifts, falling), 0…1; zero with accents off.
     public var accent: BandLevels

@@ -5,21 +5,27 @@ import Darwin
 #endif
 
 /// Accents on top of the envelope, per band: an onset lifts its light at once toward full, by its strength, and
-/// the lift falls exponentially over the band's decay. The light shows the larger of envelope and accent, never
-/// their sum, so nothing clips. Full-contrast lifts are limited per light (`FlashLimiter`); past the limit an
-/// onset still lifts the light, but only by `lowContrastRise`. Pure numbers, no I/O; allocation-free per frame.
+/// the lift falls exponentially over the band's decay. The light shows the larger of the envelope (scaled below
+/// full by the headroom, so an onset always has room to rise) and the accent, never their sum, so nothing clips.
+/// Full-contrast lifts (`FlashContrast`: by the light's colour over the background) are limited per light
+/// (`FlashLimiter`); past the limit an onset still lifts the light, by the most that is not a flash.
+/// Pure numbers, no I/O; allocation-free per frame.
 public struct AccentProcessor: Sendable {
-    /// The largest lift that is not a flash: WCAG 2.3.1 counts changes of a tenth of full brightness and more.
-    public static let lowContrastRise = 0.1
-
     public private(set) var settings: AccentSettings
+    /// Per band: the light's colour over the background, which decides what is a flash.
+    public private(set) var contrasts: [FlashContrast]
     /// Per band (in `Band.allCases` order): the accent's value at its onset, and the onset's time.
     private var peaks: [Double]
     private var onsetTimes: [Double]
     private var limiters: [FlashLimiter]
 
-    public init(settings: AccentSettings) {
+    /// - Parameter contrasts: each band's light over the background, in `Band.allCases` order (the default
+    ///   colours and background when nil).
+    public init(settings: AccentSettings, contrasts: [FlashContrast]? = nil) {
         self.settings = settings
+        let given = contrasts ?? []
+        self.contrasts = given.count == Band.allCases.count
+            ? given : FlashContrast.perBand(BandsSettings(), background: BackgroundSettings())
         peaks = Band.allCases.map { _ in 0 }
         onsetTimes = Band.allCases.map { _ in 0 }
         limiters = Band.allCases.map { _ in FlashLimiter(maximum: settings.maxFlashesPerSecond) }
@@ -30,22 +36,24 @@ public struct AccentProcessor: Sendable {
     ///   - envelope: each band's envelope level this frame.
     ///   - onsets: the onsets decided since the previous frame, in time order, none after `time`.
     ///   - gateOpen: false while the silence gate is closed: no accents then.
-    /// - Returns: each band's accent, and the light's level (the larger of envelope and accent).
+    /// - Returns: each band's envelope as shown (below full by the headroom), its accent, and the light's level
+    ///   (the larger of the two).
     public mutating func process(
         envelope: BandLevels, onsets: [Onset], time: Double, gateOpen: Bool
-    ) -> (accent: BandLevels, levels: BandLevels) {
+    ) -> (envelope: BandLevels, accent: BandLevels, levels: BandLevels) {
+        let shown = envelope.scaled(by: Float(1 - min(1, max(0, settings.headroom))))
         guard gateOpen else {
             for index in peaks.indices { peaks[index] = 0 }
-            return (.zero, envelope)
+            return (shown, .zero, shown)
         }
         for onset in onsets {
             let index = Self.index(of: onset.band)
             let entry = settings[onset.band]
-            // The light's level when the onset lands: the envelope now, or the last accent's fall if higher.
-            let base = max(Double(envelope[onset.band]), value(index, at: onset.time, decay: entry.decayMilliseconds))
+            // The light's level when the onset lands: the shown envelope now, or the last accent's fall if higher.
+            let base = max(Double(shown[onset.band]), value(index, at: onset.time, decay: entry.decayMilliseconds))
             var rise = Double(min(1, max(0, onset.strength))) * min(1, max(0, entry.strength)) * (1 - base)
-            if rise > Self.lowContrastRise, !limiters[index].admit(at: onset.time) {
-                rise = Self.lowContrastRise
+            if contrasts[index].isFlash(from: base, to: base + rise), !limiters[index].admit(at: onset.time) {
+                rise = contrasts[index].largestLowContrastLift(from: base, upTo: rise)
             }
             peaks[index] = min(1, base + rise)
             onsetTimes[index] = onset.time
@@ -56,9 +64,15 @@ public struct AccentProcessor: Sendable {
             let value = value(index, at: time, decay: settings[band].decayMilliseconds)
             // Below a thousandth the light is invisible; snapping lets the accent end at exactly 0.
             accent[band] = value < 0.001 ? 0 : Float(value)
-            levels[band] = max(envelope[band], accent[band])
+            levels[band] = max(shown[band], accent[band])
         }
-        return (accent, levels)
+        return (shown, accent, levels)
+    }
+
+    /// New band colours or background (a reload or a scene change); the accents in flight carry on.
+    public mutating func setContrasts(_ contrasts: [FlashContrast]) {
+        guard contrasts.count == Band.allCases.count else { return }
+        self.contrasts = contrasts
     }
 
     /// The accent of band `index` at `time`.
