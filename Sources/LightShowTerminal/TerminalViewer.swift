@@ -27,12 +27,15 @@ public final class TerminalViewer: @unchecked Sendable {
         public var depth: TerminalColorDepth
         public var style: Scene.Style
         public var showHelp: Bool
+        /// The terminal erases to the current background (terminfo `bce`): runs of blank cells go as erases.
+        public var erasesRuns: Bool
 
-        public init(framesPerSecond: Double, depth: TerminalColorDepth, style: Scene.Style, showHelp: Bool) {
+        public init(framesPerSecond: Double, depth: TerminalColorDepth, style: Scene.Style, showHelp: Bool, erasesRuns: Bool = false) {
             self.framesPerSecond = framesPerSecond
             self.depth = depth
             self.style = style
             self.showHelp = showHelp
+            self.erasesRuns = erasesRuns
         }
     }
 
@@ -52,7 +55,7 @@ public final class TerminalViewer: @unchecked Sendable {
     /// Held by whichever thread draws; the fields below are touched only under it.
     private let screen = Mutex<Void>(())
     private let composer = TerminalSceneComposer()
-    private var encoder = TerminalEncoder()
+    private var encoder: TerminalEncoder
     private var output: [UInt8] = []
     private var size: TerminalSize
     public private(set) var controls: ViewerControls
@@ -82,6 +85,7 @@ public final class TerminalViewer: @unchecked Sendable {
             throw LightShowError("cannot create the viewer's wake-up: \(error)", exitStatus: .ioError)
         }
         fallback = try DeadlineTimer()
+        encoder = TerminalEncoder(erasesRuns: options.erasesRuns)
         pacer = DrawPacer(framesPerSecond: options.framesPerSecond)
         writePatience = min(10_000_000, UInt64(0.5e9 / max(1, options.framesPerSecond)))
         controls = ViewerControls(bands: options.style.bands, showHelp: options.showHelp)

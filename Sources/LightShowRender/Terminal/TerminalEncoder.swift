@@ -9,6 +9,15 @@ import Darwin
 /// synchronized output (`ESC[?2026h` … `ESC[?2026l`). A frame where nothing changed produces no bytes.
 /// Keeps the terminal's state (cells, cursor, colours) between frames; `invalidate()` forces a full redraw.
 public struct TerminalEncoder: Sendable {
+    /// Whether a run of blank cells goes out as one erase (ECH, `ESC[nX`), which a terminal with back-colour erase
+    /// (terminfo `bce`) fills with the current background: no glyph per cell to parse and draw. Off by default:
+    /// a terminal without it would erase to its own colour.
+    public let erasesRuns: Bool
+    /// Shortest run erased rather than written as spaces. The rows inside the lights sent as erases took xterm's
+    /// CPU from 0.0406 and 0.0379 to 0.0299 and 0.0273 s/s and the X server's from 0.0459 and 0.0412 to 0.0399
+    /// and 0.0359 (two paired runs of desktop-cost.sh). An erase and the cursor step after it take about 8 bytes,
+    /// so shorter runs stay spaces.
+    static let shortestErasedRun = 4
     private var previous: [TerminalCell] = []
     private var columns = 0
     private var rows = 0
@@ -25,7 +34,9 @@ public struct TerminalEncoder: Sendable {
     public static let beginSynchronized: [UInt8] = Array("\u{1B}[?2026h".utf8)
     public static let endSynchronized: [UInt8] = Array("\u{1B}[?2026l".utf8)
 
-    public init() {}
+    public init(erasesRuns: Bool = false) {
+        self.erasesRuns = erasesRuns
+    }
 
     /// Forget what the terminal shows (after a resize, a resume, or anything else that touched the screen).
     public mutating func invalidate() {
@@ -84,6 +95,16 @@ public struct TerminalEncoder: Sendable {
                                 previousCells[base + column - 1] = cell
                                 continue
                             }
+                            if erasesRuns && cell.scalar == TerminalCell.space {
+                                var end = column
+                                while end < grid.columns && cells[base + end] == cell { end += 1 }
+                                if end - column + 1 >= Self.shortestErasedRun {
+                                    let sent = erase(cell, column: column - 1, row: row, count: end - column + 1, tolerant: tolerant, into: &bytes)
+                                    for index in (base + column - 1)..<(base + end) { previousCells[index] = sent }
+                                    column = end
+                                    continue
+                                }
+                            }
                             let sent = emit(cell, column: column - 1, row: row, tolerant: tolerant, into: &bytes)
                             previousCells[base + column - 1] = sent
                             // The same cell again over the same old one (a row inside a light) is sent the same way:
@@ -112,15 +133,41 @@ public struct TerminalEncoder: Sendable {
         }
     }
 
+    /// Erases `count` cells from `column` to the background of `cell` (a space) and returns what the terminal now
+    /// shows there. The cursor stays where the erase began.
+    @inline(__always)
+    private mutating func erase(_ cell: TerminalCell, column: Int, row: Int, count: Int, tolerant: Bool, into out: inout ByteCursor) -> TerminalCell {
+        moveCursor(column: column, row: row, into: &out)
+        var shown = cell
+        shown.background = setColors(for: cell, needsForeground: false, tolerant: tolerant, into: &out).background
+        out.append(0x1B); out.append(0x5B)
+        out.appendDecimal(count)
+        out.append(0x58)  // X: erase characters
+        return shown
+    }
+
     /// Sends `cell` and returns what the terminal now shows there. When `tolerant`, a colour the terminal already
     /// has set that looks the same as the cell's (`TrueColorTolerance`) is kept rather than sent again: within a
     /// light, neighbouring cells differ by a shade of the gradient, and most of a frame's colour codes go.
     @inline(__always)
     private mutating func emit(_ cell: TerminalCell, column: Int, row: Int, tolerant: Bool, into out: inout ByteCursor) -> TerminalCell {
         moveCursor(column: column, row: row, into: &out)
-        var shown = cell
         // A space shows only its background; any other glyph needs both colours.
-        let needsForeground = cell.scalar != TerminalCell.space
+        let shown = setColors(for: cell, needsForeground: cell.scalar != TerminalCell.space, tolerant: tolerant, into: &out)
+        out.appendUTF8(cell.scalar)
+        cursorColumn += 1
+        // Past the last column the cursor waits to wrap; a glyph of uncertain width may take two cells.
+        if column == columns - 1 || !Self.isKnownNarrow(cell.scalar) {
+            cursorColumn = -1
+            cursorRow = -1
+        }
+        return shown
+    }
+
+    /// Sets the colours `cell` needs and returns it with the colours the terminal will show it in.
+    @inline(__always)
+    private mutating func setColors(for cell: TerminalCell, needsForeground: Bool, tolerant: Bool, into out: inout ByteCursor) -> TerminalCell {
+        var shown = cell
         var setForeground = needsForeground && foreground != cell.foreground
         var setBackground = background != cell.background
         if tolerant {
@@ -145,13 +192,6 @@ public struct TerminalEncoder: Sendable {
                 background = cell.background
             }
             out.append(0x6D)  // m
-        }
-        out.appendUTF8(cell.scalar)
-        cursorColumn += 1
-        // Past the last column the cursor waits to wrap; a glyph of uncertain width may take two cells.
-        if column == columns - 1 || !Self.isKnownNarrow(cell.scalar) {
-            cursorColumn = -1
-            cursorRow = -1
         }
         return shown
     }
