@@ -71,6 +71,9 @@ public final class TerminalViewer: @unchecked Sendable {
     private var fallbackDeadline: UInt64?
     /// Whether the screen is ours to draw on: not before entering, after leaving, or while suspended.
     private var isShowing = false
+    /// When a frame last went out exactly, every cell that differs at all.
+    private var lastExactFrame: UInt64 = 0
+    static let exactFrameInterval: UInt64 = 1_000_000_000
     /// The part of a frame the terminal didn't take at once. Until the viewer thread has written it, nothing
     /// else is drawn, so frames reach the terminal whole and in order.
     private var unsent: [UInt8] = []
@@ -304,8 +307,11 @@ public final class TerminalViewer: @unchecked Sendable {
             lastTooSmall = nil
             grid = composer.compose(scene, depth: options.depth, overlays: overlays)
             // Dark lights stay on screen until something changes: send every cell that differs at all, leaving no
-            // ghost of the fade.
-            settled = frame.levels == .zero
+            // ghost of the fade. Once a second the same, so no cell stays off its colour (within
+            // `PerceptualTolerance`) for longer.
+            let now = MonotonicClock.now()
+            settled = frame.levels == .zero || now &- lastExactFrame >= Self.exactFrameInterval
+            if settled { lastExactFrame = now }
         }
         output.removeAll(keepingCapacity: true)
         encoder.encode(grid, exactly: settled, into: &output)
