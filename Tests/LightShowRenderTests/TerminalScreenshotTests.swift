@@ -50,57 +50,71 @@ import TestSupport
         let truth = try show(reference, in: directory, name: "exact")
         let drawn = try show(stream, in: directory, name: "sent")
         #expect(truth.width == drawn.width && truth.height == drawn.height)
+        let cells = try #require(CellSamples(truth, columns: 160, rows: 48), "the terminal found on the screen")
+        // Each half of each cell, sampled away from the glyph's edge: the colour that stands for that pixel.
         var largest = 0.0, differing = 0
-        for index in stride(from: 0, to: min(truth.rgb.count, drawn.rgb.count), by: 3) where
-            truth.rgb[index..<(index + 3)] != drawn.rgb[index..<(index + 3)] {
-            differing += 1
-            largest = max(largest, ColorDifference.ciede2000(color(truth.rgb, index), color(drawn.rgb, index)))
+        for row in 0..<(2 * 48) {
+            for column in 0..<160 {
+                let a = cells.color(truth, column: column, halfRow: row), b = cells.color(drawn, column: column, halfRow: row)
+                guard a != b else { continue }
+                differing += 1
+                largest = max(largest, ColorDifference.ciede2000(a, b))
+            }
         }
         #expect(largest <= Self.maximumError, "largest CIEDE2000 difference \(largest) over \(differing) pixels")
         // The tolerance was used: some cells kept a colour that only looks the same.
         #expect(differing > 0)
-        for shot in [truth, drawn] { expectRoundLightsWithSoftRims(shot) }
+        for shot in [truth, drawn] { expectRoundLightsWithSoftRims(shot, cells) }
     }
 
-    private func color(_ rgb: [UInt8], _ index: Int) -> RGBColor {
-        RGBColor(red: rgb[index], green: rgb[index + 1], blue: rgb[index + 2])
-    }
+    /// Where the 160×48 cells are on the screen: the terminal's background is the gradient, bluer than it is red,
+    /// unlike the black root window around it; its top row holds no light.
+    private struct CellSamples {
+        var left = 0, top = 0, cellWidth = 0.0, cellHeight = 0.0
 
-    /// Each light is as wide as it is tall, and on most rows its outermost pixel is partly covered: a colour
-    /// between the background beside it and the light a few pixels further in.
-    private func expectRoundLightsWithSoftRims(_ shot: DecodedPNG) {
-        let third = shot.width / 3
-        // The terminal's first column, inside the window and outside every light, shows the background: a
-        // gradient with more blue than red, unlike the black root window below. The toolbar (the last rows,
-        // with its text) is left out: the lights end well above it.
-        let background: (Int) -> RGBColor = { y in
-            let p = shot.pixel(6, y)
+        init?(_ shot: DecodedPNG, columns: Int, rows: Int) {
+            func bluish(_ x: Int, _ y: Int) -> Bool { let p = shot.pixel(x, y); return Int(p[2]) > Int(p[0]) + 8 }
+            guard let top = (0..<shot.height).first(where: { bluish(40, $0) }),
+                  let left = (0..<shot.width).first(where: { bluish($0, top + 2) }),
+                  let right = (0..<shot.width).last(where: { bluish($0, top + 2) }),
+                  let bottom = (0..<shot.height).last(where: { bluish(left + 2, $0) }), right > left, bottom > top
+            else { return nil }
+            self.left = left
+            self.top = top
+            cellWidth = Double(right - left + 1) / Double(columns)
+            cellHeight = Double(bottom - top + 1) / Double(rows)
+        }
+
+        func color(_ shot: DecodedPNG, column: Int, halfRow: Int) -> RGBColor {
+            let x = left + Int((Double(column) + 0.5) * cellWidth), y = top + Int((Double(halfRow) + 0.5) * cellHeight / 2)
+            let p = shot.pixel(x, y)
             return RGBColor(red: p[0], green: p[1], blue: p[2])
         }
-        let bottom = (0..<shot.height).last { background($0).blue > background($0).red } ?? 0
+    }
+
+    /// Each light is as many pixels wide as it is tall (half-block pixels: a column by half a row), and on a good
+    /// part of its rows the outermost lit pixel is partly covered: a colour between the background beside it and
+    /// the light three pixels further in (a disc without anti-aliasing has none).
+    private func expectRoundLightsWithSoftRims(_ shot: DecodedPNG, _ cells: CellSamples) {
         for light in 0..<3 {
             var minX = Int.max, maxX = -1, minY = Int.max, maxY = -1, rows = 0, softRows = 0
-            for y in 4..<max(4, bottom - 40) {
-                let beside = background(y)
-                let lit = (light * third..<((light + 1) * third)).filter { x in
-                    let p = shot.pixel(x, y)
-                    return ColorDifference.ciede2000(RGBColor(red: p[0], green: p[1], blue: p[2]), beside) > 3
+            // The lights end well above the toolbar on the last row.
+            for y in 0..<(2 * 46) {
+                let beside = cells.color(shot, column: 0, halfRow: y)
+                let lit = (light * 160 / 3..<((light + 1) * 160 / 3)).filter {
+                    ColorDifference.ciede2000(cells.color(shot, column: $0, halfRow: y), beside) > 3
                 }
                 guard let first = lit.first, let last = lit.last else { continue }
                 minX = min(minX, first); maxX = max(maxX, last); minY = min(minY, y); maxY = max(maxY, y)
-                // Rims are judged where the light is wide enough to have an inside 21 px (3 pixels) in.
-                guard last - first > 60 else { continue }
+                guard last - first > 8 else { continue }
                 rows += 1
-                let edge = shot.pixel(first, y), inside = shot.pixel(first + 21, y)
-                let edgeColor = RGBColor(red: edge[0], green: edge[1], blue: edge[2])
-                if ColorDifference.ciede2000(edgeColor, RGBColor(red: inside[0], green: inside[1], blue: inside[2])) > 3 {
-                    softRows += 1
-                }
+                let edge = cells.color(shot, column: first, halfRow: y), inside = cells.color(shot, column: first + 3, halfRow: y)
+                if ColorDifference.ciede2000(edge, inside) > 3 { softRows += 1 }
             }
             let width = maxX - minX + 1, height = maxY - minY + 1
-            #expect(rows > 100, "light \(light) wide on \(rows) pixel rows")
-            #expect(abs(width - height) <= 14, "light \(light): \(width) px wide, \(height) px tall")
-            #expect(softRows * 2 > rows, "light \(light): \(softRows) of \(rows) rows start with a partly covered pixel")
+            #expect(rows > 20, "light \(light) wide on \(rows) pixel rows")
+            #expect(abs(width - height) <= 2, "light \(light): \(width) pixels wide, \(height) tall")
+            #expect(softRows * 4 > rows, "light \(light): \(softRows) of \(rows) rows start with a partly covered pixel")
         }
     }
 }
