@@ -31,6 +31,9 @@ BENCH_PACKAGES += libmosquitto-dev libmosquitto1 mosquitto mosquitto-clients
 DEB_PACKAGES := $(BUILD_PACKAGES) build-essential dpkg-dev debhelper lintian
 # `make test-deb`: a Debian root made by debootstrap, booted with systemd-nspawn (scripts/systemd-container.sh).
 DEB_TEST_PACKAGES := $(DEB_PACKAGES) debootstrap systemd-container bpftool
+# A real desktop terminal: xterm on Xvfb, read back with ImageMagick's import (screenshot tests, desktop-cost.sh).
+TEST_PACKAGES += xterm xvfb imagemagick
+BENCH_PACKAGES += xterm xvfb imagemagick
 
 .PHONY: all deps deps-test deps-bench build release man run test test-tag check-units check-install bench completions install uninstall clean fuzz soak
 .PHONY: test-unit check-warnings

@@ -27,12 +27,15 @@ public final class TerminalViewer: @unchecked Sendable {
         public var depth: TerminalColorDepth
         public var style: Scene.Style
         public var showHelp: Bool
+        /// The terminal erases to the current background (terminfo `bce`): runs of blank cells go as erases.
+        public var erasesRuns: Bool
 
-        public init(framesPerSecond: Double, depth: TerminalColorDepth, style: Scene.Style, showHelp: Bool) {
+        public init(framesPerSecond: Double, depth: TerminalColorDepth, style: Scene.Style, showHelp: Bool, erasesRuns: Bool = false) {
             self.framesPerSecond = framesPerSecond
             self.depth = depth
             self.style = style
             self.showHelp = showHelp
+            self.erasesRuns = erasesRuns
         }
     }
 
@@ -52,7 +55,7 @@ public final class TerminalViewer: @unchecked Sendable {
     /// Held by whichever thread draws; the fields below are touched only under it.
     private let screen = Mutex<Void>(())
     private let composer = TerminalSceneComposer()
-    private var encoder = TerminalEncoder()
+    private var encoder: TerminalEncoder
     private var output: [UInt8] = []
     private var size: TerminalSize
     public private(set) var controls: ViewerControls
@@ -68,6 +71,9 @@ public final class TerminalViewer: @unchecked Sendable {
     private var fallbackDeadline: UInt64?
     /// Whether the screen is ours to draw on: not before entering, after leaving, or while suspended.
     private var isShowing = false
+    /// When a frame last went out exactly, every cell that differs at all.
+    private var lastExactFrame: UInt64 = 0
+    static let exactFrameInterval: UInt64 = 1_000_000_000
     /// The part of a frame the terminal didn't take at once. Until the viewer thread has written it, nothing
     /// else is drawn, so frames reach the terminal whole and in order.
     private var unsent: [UInt8] = []
@@ -82,6 +88,7 @@ public final class TerminalViewer: @unchecked Sendable {
             throw LightShowError("cannot create the viewer's wake-up: \(error)", exitStatus: .ioError)
         }
         fallback = try DeadlineTimer()
+        encoder = TerminalEncoder(erasesRuns: options.erasesRuns)
         pacer = DrawPacer(framesPerSecond: options.framesPerSecond)
         writePatience = min(10_000_000, UInt64(0.5e9 / max(1, options.framesPerSecond)))
         controls = ViewerControls(bands: options.style.bands, showHelp: options.showHelp)
@@ -300,8 +307,11 @@ public final class TerminalViewer: @unchecked Sendable {
             lastTooSmall = nil
             grid = composer.compose(scene, depth: options.depth, overlays: overlays)
             // Dark lights stay on screen until something changes: send every cell that differs at all, leaving no
-            // ghost of the fade.
-            settled = frame.levels == .zero
+            // ghost of the fade. Once a second the same, so no cell stays off its colour (within
+            // `PerceptualTolerance`) for longer.
+            let now = MonotonicClock.now()
+            settled = frame.levels == .zero || now &- lastExactFrame >= Self.exactFrameInterval
+            if settled { lastExactFrame = now }
         }
         output.removeAll(keepingCapacity: true)
         encoder.encode(grid, exactly: settled, into: &output)

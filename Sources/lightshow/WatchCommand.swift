@@ -86,7 +86,8 @@ struct WatchCommand: AsyncParsableCommand {
             framesPerSecond: fps,
             depth: TerminalColorDepth.detect(environment: environment, override: color.depth),
             style: Scene.Style(configuration),
-            showHelp: !marker.wasShown
+            showHelp: !marker.wasShown,
+            erasesRuns: TerminfoLookup.entry(environment: environment)?.backColorErase ?? false
         )
         if options.showHelp { marker.markShown() }
 

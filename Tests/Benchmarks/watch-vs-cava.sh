@@ -15,6 +15,8 @@ for tool in tmux cava sox script; do
 done
 BIN=$(realpath "$BIN")
 LIB=$(cd "$(dirname "$0")/lib" && pwd)
+. "$LIB/music.sh"
+. "$LIB/cava.sh"
 
 T=$(mktemp -d /tmp/watch-bench.XXXXXX)
 SOCKET="watch-bench-$$"
@@ -33,25 +35,10 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# Music-like input: a pulsing bass, a mid chord and treble noise bursts, each band moving all the time.
-sox -n -r 44100 -c 1 "$T/bass.wav" synth "$SECONDS_OF_AUDIO" sine 60 tremolo 2 90
-sox -n -r 44100 -c 1 "$T/mid.wav" synth "$SECONDS_OF_AUDIO" sine 600 sine 900 tremolo 3 70
-sox -n -r 44100 -c 1 "$T/treble.wav" synth "$SECONDS_OF_AUDIO" whitenoise vol 0.3 highpass 5000 tremolo 5 90
-sox -m -v 0.4 "$T/bass.wav" -v 0.4 "$T/mid.wav" -v 0.4 "$T/treble.wav" -b 16 -e signed -c 2 -t raw "$T/in.raw"
+write_music_pcm "$T" "$SECONDS_OF_AUDIO" "$T/in.raw"
 mkfifo "$T/watch.fifo" "$T/cava.fifo"
 
-cat > "$T/cava.conf" <<CONF
-[general]
-framerate = $FPS
-bars = 3
-[input]
-method = fifo
-source = $T/cava.fifo
-sample_rate = 44100
-sample_bits = 16
-[output]
-method = noncurses
-CONF
+write_cava_terminal_config "$T/cava.conf" "$T/cava.fifo"
 
 mkdir -p "$T/state/lightshow" && touch "$T/state/lightshow/help-shown"
 tmux -L "$SOCKET" new-session -d -s watch -x $COLUMNS_ -y $ROWS_ -e COLORTERM=truecolor -e XDG_STATE_HOME="$T/state" \

@@ -15,6 +15,8 @@ extension Tag {
     @Tag public static var mpd: Self
     /// Drives the viewer in tmux.
     @Tag public static var tmux: Self
+    /// Starts a real xterm on a private Xvfb and reads its screen back (ImageMagick's `import`).
+    @Tag public static var xterm: Self
     /// Starts OLA as a real sACN/Art-Net receiver in a network namespace.
     @Tag public static var ola: Self
 }

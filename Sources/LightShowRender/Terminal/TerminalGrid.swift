@@ -93,13 +93,13 @@ public struct TerminalGrid: Equatable, Sendable {
         }
     }
 
-    /// `halfBlock` for packed 24-bit colours: two pixels that look the same (`TrueColorTolerance`) become one
+    /// `halfBlock` for packed 24-bit colours: two pixels that look the same (`PerceptualTolerance`) become one
     /// space on their mean colour. A smooth gradient under a light differs by a unit or two from one pixel row to
     /// the next; sent as one colour, such a cell needs no foreground code and no glyph.
     @inline(__always)
     static func truecolorHalfBlock(top: UInt32, bottom: UInt32) -> TerminalCell {
-        guard top != bottom, TrueColorTolerance.looksSame(top, bottom) else { return halfBlock(top: top, bottom: bottom) }
-        let mean = (TrueColorTolerance.channels(top) &+ TrueColorTolerance.channels(bottom) &+ 1) / 2
+        guard top != bottom, PerceptualTolerance.looksSame(top, bottom) else { return halfBlock(top: top, bottom: bottom) }
+        let mean = (PerceptualTolerance.channels(top) &+ PerceptualTolerance.channels(bottom) &+ 1) / 2
         let packed = UInt32(mean.x) << 16 | UInt32(mean.y) << 8 | UInt32(mean.z)
         return TerminalCell(scalar: TerminalCell.space, foreground: packed, background: packed)
     }

@@ -37,3 +37,20 @@ bar_delimiter = 59
 frame_delimiter = 10
 CONF
 }
+
+# write_cava_terminal_config CONFIG FIFO
+# cava drawing its 3 bars at 60 fps in the terminal it runs in (noncurses), from 44.1 kHz s16 PCM in FIFO.
+write_cava_terminal_config() {
+    cat > "$1" <<CONF
+[general]
+framerate = 60
+bars = 3
+[input]
+method = fifo
+source = $2
+sample_rate = 44100
+sample_bits = 16
+[output]
+method = noncurses
+CONF
+}
