@@ -62,10 +62,12 @@ import TestSupport
         let harness = try Harness()
         let first = harness.submit(.reload(caller: "a"))
         #expect(await Wait.until(within: 10) { harness.started.current == ["a"] })
-        let tasks = [
-            harness.submit(.reload(caller: "b")), harness.submit(.setBand(.bass, lower: 30, upper: nil)),
-        ]
+        // One at a time: two submissions started together may reach the queue in either order.
+        let second = harness.submit(.reload(caller: "b"))
+        #expect(await harness.waitUntil(waiting: 1))
+        let edit = harness.submit(.setBand(.bass, lower: 30, upper: nil))
         #expect(await harness.waitUntil(waiting: 2))
+        let tasks = [second, edit]
         let last = harness.submit(.reload(caller: "c"))
         #expect(await harness.waitUntil(waiting: 3))
         harness.release()
