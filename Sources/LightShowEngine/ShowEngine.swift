@@ -152,7 +152,7 @@ public final class ShowEngine: Sendable {
             try await drive(ShowLoop(
                 clock: clock, followAudio: { clock.advance(to: .init(offset: .seconds($0))) },
                 analyzer: analyzer, spec: source.spec, sampleRate: source.sampleRate,
-                configuration: configuration, options: options, playerName: player?.name
+                configuration: configuration, options: options, playerName: player?.name, passesAudio: output.takesAudio
             ), output: output, report: report)
         }
     }
@@ -164,7 +164,7 @@ public final class ShowEngine: Sendable {
         let analyzer = makeAnalyzer()
         try await drive(ShowLoop(
             clock: clock, followAudio: nil, analyzer: analyzer, spec: source.spec, sampleRate: source.sampleRate,
-            configuration: configuration, options: options, playerName: player?.name
+            configuration: configuration, options: options, playerName: player?.name, passesAudio: output.takesAudio
         ), output: output, report: report)
     }
 

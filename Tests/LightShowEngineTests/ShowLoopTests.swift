@@ -48,12 +48,14 @@ import TestSupport
     }
 
     /// A live loop on `clock` (followAudio nil: the loop reads the clock, nothing moves it but the test).
-    static func liveLoop(_ clock: ManualClock, playerName: String? = nil, fadeOutTail: Bool = false) -> ShowLoop<ManualClock> {
+    static func liveLoop(
+        _ clock: ManualClock, playerName: String? = nil, fadeOutTail: Bool = false, passesAudio: Bool = true
+    ) -> ShowLoop<ManualClock> {
         ShowLoop(
             clock: clock, followAudio: nil,
             analyzer: LevelAnalyzer(settings: configuration.analysis, bands: configuration.bands, sampleRate: rate, framesPerSecond: fps),
             spec: .demo, sampleRate: rate, configuration: configuration,
-            options: .init(framesPerSecond: fps, fadeOutTail: fadeOutTail), playerName: playerName
+            options: .init(framesPerSecond: fps, fadeOutTail: fadeOutTail), playerName: playerName, passesAudio: passesAudio
         )
     }
 
@@ -134,6 +136,20 @@ import TestSupport
         #expect(play.contains(.report(.playing, .user(.play), title: "Demo")))
         #expect(play.contains(.pace(asleep: false)))
         #expect(play.contains(.frame(index: 2, state: .playing)))
+    }
+
+    @Test func withoutASinkForTheAudioABlockDecidesOnlyFramesAndAsleepNothing() {
+        let clock = ManualClock()
+        var loop = Self.liveLoop(clock, passesAudio: false)
+        _ = decided { loop.begin(&$0) }
+        #expect(decided { _ = loop.handle(Self.block(tone: true), &$0) } == [
+            .frame(index: 0, state: .playing), .frame(index: 1, state: .playing), .armTimer(at: .milliseconds(100)),
+            .pace(asleep: false), .framesDone,
+        ])
+        _ = decided { loop.handle(.user(.stop), &$0) }
+        clock.advance(by: .milliseconds(400))
+        #expect(decided { loop.handle(.timer, &$0) }.contains(.pace(asleep: true)))
+        #expect(decided { _ = loop.handle(Self.block(tone: false, startFrame: 4_800), &$0) } == [])
     }
 
     @Test func aUserCommandGoesOnToAPlayerThatTakesCommands() {
