@@ -13,6 +13,9 @@ final class ControlConnection {
         var lastSequence: UInt64 = 0
         /// The newest scene event this client was sent (0: none yet).
         var lastSceneSequence: UInt64 = 0
+        /// A frame that was due while the client still had output to take: it is dropped if a newer one replaces it
+        /// before the client catches up.
+        var owedSequence: UInt64?
     }
 
     /// Above this much unsent output the client is not read from until it catches up.

@@ -231,14 +231,28 @@ final class ControlEventLoop<Handler: ControlCommandHandler> {
     // MARK: - Subscribers
 
     /// Queues the scene if it changed, then the newest frame if due, but only once everything sent before has
-    /// left: a client that doesn't read holds one partial line at most and is skipped, never waited for.
+    /// left: a client that doesn't read holds one partial line at most and is skipped, never waited for. A due
+    /// frame it could not take is owed; one replaced before the client caught up counts as dropped.
     private func feed(_ connection: ControlConnection, now: Double) {
-        guard var subscription = connection.subscription, connection.pendingOutput == 0 else { return }
+        guard var subscription = connection.subscription else { return }
+        let due = frame.flatMap { frame in
+            frame.sequence > subscription.lastSequence && now >= subscription.nextDue ? frame : nil
+        }
+        guard connection.pendingOutput == 0 else {
+            if let due, subscription.owedSequence != due.sequence {
+                if subscription.owedSequence != nil { server.dropped.wrappingAdd(1, ordering: .relaxed) }
+                subscription.owedSequence = due.sequence
+                connection.subscription = subscription
+            }
+            return
+        }
         if let scene, scene.sequence > subscription.lastSceneSequence {
             connection.enqueue(scene.line)
             subscription.lastSceneSequence = scene.sequence
         }
-        if let frame, frame.sequence > subscription.lastSequence, now >= subscription.nextDue {
+        if let frame = due {
+            if let owed = subscription.owedSequence, owed != frame.sequence { server.dropped.wrappingAdd(1, ordering: .relaxed) }
+            subscription.owedSequence = nil
             connection.enqueue(frame.line)
             subscription.lastSequence = frame.sequence
             subscription.nextDue += subscription.interval

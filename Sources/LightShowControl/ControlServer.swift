@@ -143,6 +143,11 @@ public final class ControlServer<Handler: ControlCommandHandler>: Sendable {
     /// Told when `connectionCounts` change, on the loop's thread.
     public let countChanges = Announcer()
 
+    /// Frames subscribers missed because they had not taken the previous one when a frame was due (summed over
+    /// subscribers; frames left out to keep a subscriber's `fps` are not dropped).
+    public var droppedFrames: UInt64 { dropped.load(ordering: .relaxed) }
+    let dropped = Atomic<UInt64>(0)
+
     // MARK: - Used by the loop
 
     func wake() {

@@ -33,6 +33,8 @@ import TestSupport
         let rate = Double(sequences.count) / elapsed
         #expect(rate <= 24, "rate \(rate) fps above the requested 20")
         #expect(sequences.count >= 15, "only \(sequences.count) frames")
+        // Frames left out to keep to 20 fps are not dropped: the client always took the one before.
+        #expect(fixture.server.droppedFrames == 0)
     }
 
     @Test func aSubscriberThatNeverReadsSlowsNoOne() async throws {
@@ -65,5 +67,9 @@ import TestSupport
         #expect(backlog.last == published)
         #expect(backlog == backlog.sorted())
         #expect(backlog.count < published / 2, "a stalled client got \(backlog.count) of \(published) frames")
+        // The frames it missed while its socket was full are counted as dropped, and no more than were missed.
+        let dropped = fixture.server.droppedFrames
+        #expect(dropped > 0)
+        #expect(dropped <= UInt64(2 * published - backlog.count - received.count), "\(dropped) dropped")
     }
 }
