@@ -1,5 +1,5 @@
-import LightShowCore
 public import LightShowEngine
+public import LightShowWeb
 import Synchronization
 
 /// The counts the daemon keeps only for its metrics: the engines' (frames, analysis time, latency) and the
@@ -9,8 +9,8 @@ public final class DaemonMetrics: Sendable {
     public let engine = EngineMetrics()
     private let reloadsApplied = Atomic<UInt64>(0)
     private let reloadsFailed = Atomic<UInt64>(0)
-    /// The web server's viewers, once it runs (nil: web off).
-    private let web = Mutex<Callback<Void, WebCounts>?>(nil)
+    /// The web server's `/api/frames` viewers, kept across the servers reloads make.
+    public let webViewers = ViewerTally()
 
     /// What the web server reports: its open connections and its WebSocket viewers.
     public struct WebCounts: Sendable, Equatable {
@@ -36,12 +36,4 @@ public final class DaemonMetrics: Sendable {
     public var reloads: (ok: UInt64, failed: UInt64) {
         (reloadsApplied.load(ordering: .relaxed), reloadsFailed.load(ordering: .relaxed))
     }
-
-    /// Reads the web server's counts from `counts` on each scrape; nil when the web server stops.
-    public func watchWeb(_ counts: (@Sendable () -> WebCounts)?) {
-        let boxed = counts.map { counts in Callback<Void, WebCounts> { counts() } }
-        web.withLock { $0 = boxed }
-    }
-
-    public var webCounts: WebCounts? { web.withLock { $0 }?.call(()) }
 }

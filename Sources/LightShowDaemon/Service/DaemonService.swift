@@ -46,6 +46,10 @@ public final class DaemonService: Service, Sendable {
     private let sceneOutlet = Mutex<Callback<JSONValue, Void>?>(nil)
     /// Home Assistant over MQTT; nil without `[mqtt] broker`.
     let mqtt: DaemonMQTT?
+    /// The newest scene and frame, for control-socket subscribers and web viewers alike.
+    let events = ShowEventBoard()
+    /// The page, HTTP API and `/metrics` (`[web]`); serves nothing until `listen` is set.
+    let web: DaemonWeb
 
     /// Loads the configuration and finds the control socket. Throws a `UserFacingError`: 78 for a bad config
     /// (every problem listed), 66 for a missing `--config` file, or when `[mqtt] password_file` can't be read.
@@ -73,6 +77,9 @@ public final class DaemonService: Service, Sendable {
         var mqttLogger = Logger(label: "lightshow.mqtt")
         mqttLogger.logLevel = logger.logLevel
         mqtt = try DaemonMQTT.make(settings: configuration.mqtt, version: version, logger: mqttLogger)
+        var webLogger = Logger(label: "lightshow.web")
+        webLogger.logLevel = logger.logLevel
+        web = DaemonWeb(logger: webLogger)
         self.framesPerSecond = framesPerSecond
         self.socketGroup = socketGroup
         self.logger = logger
@@ -87,7 +94,8 @@ public final class DaemonService: Service, Sendable {
             let madeDirectory = try ControlSocketPath.prepareDirectory(for: socketPath)
             server = try ControlServer(
                 path: socketPath, handler: DaemonControlHandler(daemon: self),
-                options: .init(maxClients: configuration.control.maxClients, idleSeconds: configuration.control.idleTimeoutSeconds)
+                options: .init(maxClients: configuration.control.maxClients, idleSeconds: configuration.control.idleTimeoutSeconds),
+                events: events
             )
             if let socketGroup {
                 // The default places are the daemon's own directories; a configured one only if made just now.
@@ -103,6 +111,7 @@ public final class DaemonService: Service, Sendable {
         server.start()
         logger.info("control socket \(socketPath)")
         defer { server.shutdown() }
+        try await startWeb(configuration.web)
 
         let status = FrameHandler { [state, mqtt] frame in
             state.record(frame)
@@ -146,6 +155,7 @@ public final class DaemonService: Service, Sendable {
             logger.info("stopping")
             group.cancelAll()
         }
+        await web.stop()
     }
 
     /// Runs in a `ServiceGroup` that shuts the daemon down gracefully on SIGTERM or SIGINT.
@@ -200,7 +210,7 @@ public final class DaemonService: Service, Sendable {
             audioToFrame: metrics.engine.audioToFrame.snapshot,
             controlClients: counts.clients,
             subscribers: ViewerCounts(viewers: counts.subscribers, droppedFrames: counts.droppedFrames),
-            web: metrics.webCounts
+            web: webCounts
         ).text
     }
 
