@@ -59,4 +59,36 @@ import Glibc
         daemon.send(signal: SIGTERM)
         #expect(await daemon.waitForExit(timeout: 30) == 0, "\(daemon.log)")
     }
+
+    /// With a token set, `/metrics` refuses a scrape without it, and Prometheus with the token in its scrape config
+    /// finds the target up.
+    @Test func prometheusScrapesWithTheToken() async throws {
+        let token = "0123456789abcdef0123456789abcdef"
+        let webPort = try MPDServer.freePort()
+        let directory = try TemporaryDirectory("ls-daemon-prometheus-token")
+        let file = try directory.write("lightshow.toml", Data("""
+            [input]
+            source = "demo"
+            [web]
+            listen = "127.0.0.1:\(webPort)"
+            token = "\(token)"
+
+            """.utf8))
+        let daemon = try DaemonProcess(["--config", file], directory: directory)
+        #expect(await daemon.waitForSocket(), "\(daemon.log)")
+        let url = "http://127.0.0.1:\(webPort)/metrics"
+        #expect(await OffPool.until(timeout: 30) { CurlRequest.get(url)?.status == 401 }, "\(daemon.log)")
+        let authorized = try await OffPool.run { CurlRequest.get(url, headers: ["Authorization: Bearer \(token)"]) }
+        #expect(authorized?.status == 200 && authorized?.body.contains("lightshow_frames_total") == true)
+
+        let prometheus = try await OffPool.run { try PrometheusServer(target: "127.0.0.1:\(webPort)", bearerToken: token) }
+        defer { prometheus.stop() }
+        let up = await OffPool.until(timeout: 60) { prometheus.value(#"up{job="lightshow"}"#) == 1 }
+        #expect(up, "up is \(String(describing: prometheus.query("up"))): \(prometheus.log)")
+        #expect(await OffPool.until(timeout: 30) { (prometheus.value("lightshow_frames_total") ?? 0) > 0 })
+
+        prometheus.stop()
+        daemon.send(signal: SIGTERM)
+        #expect(await daemon.waitForExit(timeout: 30) == 0, "\(daemon.log)")
+    }
 }
