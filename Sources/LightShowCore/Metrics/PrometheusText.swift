@@ -18,9 +18,6 @@ public struct PrometheusText: Sendable {
     /// The exposition so far.
     public private(set) var text = ""
 
-    /// The `Content-Type` of the exposition.
-    public static let contentType = "text/plain; version=0.0.4; charset=utf-8"
-
     public init() {}
 
     /// A family of single-valued samples (counter or gauge): `# HELP`, `# TYPE`, then one line per sample. A

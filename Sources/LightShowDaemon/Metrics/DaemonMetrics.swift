@@ -2,8 +2,8 @@ public import LightShowEngine
 public import LightShowWeb
 import Synchronization
 
-/// The counts the daemon keeps only for its metrics: the engines' (frames, analysis time, latency) and the
-/// reloads'. Everything else `/metrics` shows is read where it is already kept (`DaemonMetricsReport`).
+/// The counts the daemon keeps only for its metrics: the engines' (frames, analysis time, latency), the reloads'
+/// and the web viewers'. Everything else `/metrics` shows is read where it is already kept (`DaemonMetricsReport`).
 public final class DaemonMetrics: Sendable {
     /// Shared by every engine the daemon runs, so its counters survive an input reopening.
     public let engine = EngineMetrics()

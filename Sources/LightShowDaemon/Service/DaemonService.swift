@@ -105,7 +105,12 @@ public final class DaemonService: Service, Sendable {
         } catch {
             throw LightShowError("control socket \(socketPath): \(error)", exitStatus: .ioError)
         }
-        connectionCounts.withLock { $0 = Callback { (server.connectionCounts.clients, server.connectionCounts.subscribers, server.droppedFrames) } }
+        connectionCounts.withLock {
+            $0 = Callback {
+                let counts = server.connectionCounts
+                return (counts.clients, counts.subscribers, server.droppedFrames)
+            }
+        }
         sceneOutlet.withLock { $0 = Callback { server.publishScene($0) } }
         publishScene(configuration)
         server.start()
