@@ -6,7 +6,9 @@
 /// daemon's whole +0.5 MB budget with the web off. And its metrics are a store of their own: the daemon already
 /// counts xruns, reopens, packets and subscribers, which would have to be copied into it, and its histogram takes a
 /// lock per observation, which the audio path must not. The format is an output only (no parsing), so this writer
-/// reads the values where they are kept and costs nothing until a scrape.
+/// reads the values where they are kept and costs nothing until a scrape. Measured in the daemon's release build
+/// (web off, demo input, four paired runs against the same build without metrics): 0.26 MB more binary, 0.1-0.2 MB
+/// more resident (code pages), about 0.01 MB more private dirty memory.
 public struct PrometheusText: Sendable {
     public enum MetricType: String, Sendable {
         case counter, gauge, histogram
