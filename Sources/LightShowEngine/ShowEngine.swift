@@ -22,11 +22,16 @@ public final class ShowEngine: Sendable {
         /// At the end of the input, emit the stop's whole fade-out at once, one frame per frame interval after the
         /// last audio, ending on the dark frame: a recording's tail, so it ends as `watch` shows it.
         public var fadeOutTail: Bool
+        /// Where frames, analysis time and latency are counted (the daemon's metrics); nil counts nothing.
+        public var metrics: EngineMetrics?
 
-        public init(framesPerSecond: Double, audioLimitSeconds: Double? = nil, fadeOutTail: Bool = false) {
+        public init(
+            framesPerSecond: Double, audioLimitSeconds: Double? = nil, fadeOutTail: Bool = false, metrics: EngineMetrics? = nil
+        ) {
             self.framesPerSecond = framesPerSecond
             self.audioLimitSeconds = audioLimitSeconds
             self.fadeOutTail = fadeOutTail
+            self.metrics = metrics
         }
     }
 
@@ -148,7 +153,7 @@ public final class ShowEngine: Sendable {
             }
         } else {
             let clock = ManualClock()
-            let analyzer = makeAnalyzer()
+            let analyzer = timedAnalyzer()
             try await drive(ShowLoop(
                 clock: clock, followAudio: { clock.advance(to: .init(offset: .seconds($0))) },
                 analyzer: analyzer, spec: source.spec, sampleRate: source.sampleRate,
@@ -161,19 +166,26 @@ public final class ShowEngine: Sendable {
     private func driveLive<C: Clock>(
         _ clock: C, output: SinkFanOut, report: @escaping @Sendable (ShowStatus) -> Void
     ) async throws where C.Duration == Duration {
-        let analyzer = makeAnalyzer()
+        let analyzer = timedAnalyzer()
         try await drive(ShowLoop(
             clock: clock, followAudio: nil, analyzer: analyzer, spec: source.spec, sampleRate: source.sampleRate,
             configuration: configuration, options: options, playerName: player?.name, passesAudio: output.takesAudio
         ), output: output, report: report)
     }
 
+    /// The analyser, timed when the run is counted.
+    private func timedAnalyzer() -> any BlockAnalyzer {
+        let analyzer = makeAnalyzer()
+        guard let metrics = options.metrics else { return analyzer }
+        return TimedAnalyzer(analyzer, hops: metrics.analysisHop)
+    }
+
     private func drive<C>(
         _ loop: sending ShowLoop<C>, output: SinkFanOut, report: @escaping @Sendable (ShowStatus) -> Void
     ) async throws {
         let show = LockedShow(loop, actions: ShowActions(
-            output: output, clock: loop.clock, inbox: inbox, player: player, pace: source.pace, logger: logger,
-            report: report
+            output: output, clock: loop.clock, inbox: inbox, player: player, pace: source.pace, metrics: options.metrics,
+            logger: logger, report: report
         ))
         do {
             try show.handle { loop, actions in loop.begin(&actions) }

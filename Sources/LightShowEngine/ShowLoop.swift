@@ -21,8 +21,9 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
     enum Action: Sendable {
         /// Hand a block of audio to every sink.
         case audio(SampleBlock)
-        /// Hand a frame to every sink.
-        case frame(ShowFrame)
+        /// Hand a frame to every sink; `capturedAt` is the monotonic capture time of the newest sample it analysed
+        /// (nil: a frame made without analysis, or offline input), for the latency metric.
+        case frame(ShowFrame, capturedAt: UInt64?)
         /// Tell the sinks that the input just handled made its frames.
         case framesDone
         /// Wake the loop with `.timer` at this instant, replacing the timer armed before.
@@ -268,7 +269,7 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
         }
         frameIndex += 1
         lastEmit = clock.now
-        actions.append(.frame(frame))
+        actions.append(.frame(frame, capturedAt: analysis?.captureTimeNanoseconds))
         // Two seconds into the show, start-up is over: its code needn't stay resident.
         if frameIndex == Int(2 * framesPerSecond) { actions.append(.releaseStartupPages) }
     }

@@ -34,7 +34,7 @@ import TestSupport
         init(_ action: ShowLoop<ManualClock>.Action) {
             switch action {
             case .audio(let block): self = .audio(startFrame: block.startFrame)
-            case .frame(let frame): self = .frame(index: frame.index, state: frame.state)
+            case .frame(let frame, _): self = .frame(index: frame.index, state: frame.state)
             case .framesDone: self = .framesDone
             case .armTimer(let instant): self = .armTimer(at: instant.offset)
             case .cancelTimer: self = .cancelTimer
@@ -182,7 +182,7 @@ import TestSupport
         let end = actions.map(Decided.init)
         #expect(end.contains(.report(.stopped, .inputEnded, title: "Demo")))
         #expect(end.contains(.cancelTimer))
-        let frames = actions.compactMap { if case .frame(let frame) = $0 { frame } else { nil } }
+        let frames = actions.compactMap { if case .frame(let frame, _) = $0 { frame } else { nil } }
         // 0.3 s of fade at 20 fps after the tone's two frames: the stop, six frames of fade, the last one dark.
         #expect(frames.map(\.index) == Array(2..<9))
         #expect(frames.allSatisfy { $0.state == .stopped })
