@@ -15,7 +15,7 @@ loads the page in headless Chromium and checks what it draws against `lightshow 
   reconnect   after the daemon restarts on the same port the page reconnects and draws new frames
   token       with [web] token the page asks for it once, connects with it, and keeps it across reloads
 
-Prints one JSON line per check: {"check": NAME, "ok": true|false, "detail": TEXT}; exits 0 when every check
+Prints one JSON line per check: {"check": NAME, "ok": true|false, "detail": TEXT, "seconds": S}; exits 0 when every check
 passed. Every wait polls a condition against a deadline (the machine may be loaded). Run by
 Tests/IntegrationTests/WebPageBrowserTests.swift; by hand:
   /usr/bin/python3 Tests/Browser/web_page_test.py --lightshow .build/debug/lightshow --workdir "$(mktemp -d)"
@@ -52,8 +52,8 @@ class CheckFailed(Exception):
     pass
 
 
-def report(check, ok, detail):
-    print(json.dumps({"check": check, "ok": ok, "detail": detail}), flush=True)
+def report(check, ok, detail, seconds=0.0):
+    print(json.dumps({"check": check, "ok": ok, "detail": detail, "seconds": round(seconds, 1)}), flush=True)
 
 
 def poll(what, condition, deadline=DEADLINE, interval=0.05):
@@ -567,11 +567,12 @@ def main():
 
     def run(name, check, *arguments):
         nonlocal failures
+        began = time.monotonic()
         try:
-            report(name, True, check(*arguments))
+            report(name, True, check(*arguments), time.monotonic() - began)
         except Exception as error:
             failures += 1
-            report(name, False, f"{type(error).__name__}: {error}")
+            report(name, False, f"{type(error).__name__}: {error}", time.monotonic() - began)
 
     try:
         daemon.start()
