@@ -409,8 +409,18 @@ def check_slider(daemon, page, driver):
         "const b = document.getElementById('band-treble');"
         "return b.querySelector('.lower').value === '33' && b.querySelector('.upper').value === '41'"))
     label = page.js("return document.querySelector('#band-treble .value').textContent")
+    # A finger's way: drag the treble's upper knob left by a fifth of the track.
+    knob = driver.find_element(By.CSS_SELECTOR, "#band-treble .upper")
+    track = page.js("const r = arguments[0].getBoundingClientRect(); return [r.width, "
+                    "parseFloat(getComputedStyle(arguments[0]).fontSize)]", knob)
+    thumb = 1.5 * track[1]
+    centre = thumb / 2 + (41 - 13) / 30 * (track[0] - thumb) - track[0] / 2   # index 41 = 12.5 kHz on 13…43
+    webdriver.ActionChains(driver).move_to_element_with_offset(knob, int(centre), 0).click_and_hold() \
+        .move_by_offset(-int(track[0] / 10), 0).move_by_offset(-int(track[0] / 10), 0).release().perform()
+    dragged = poll("a lower treble upper edge in ctl status", lambda: (
+        lambda t: t if t["upper"] < 12500 and t["lower"] == 2000 else None)(daemon.status()["bands"]["treble"]))
     return f"keys moved bass.upper 250→{bands['bass']['upper']:g}, mid.lower 250→{bands['mid']['lower']:g}; " \
-           f"socket set-band treble 2000–12500 → slider {label!r}"
+           f"socket set-band treble 2000–12500 → slider {label!r}; a drag → treble {dragged['lower']:g}–{dragged['upper']:g}"
 
 
 def check_fullscreen(daemon, page, driver):
@@ -545,6 +555,7 @@ def main():
     parser.add_argument("--lightshow", required=True, help="the lightshow executable")
     parser.add_argument("--workdir", required=True, help="an empty scratch directory")
     parser.add_argument("--screenshots", help="where to write web-page-portrait.png and web-page-landscape.png")
+    parser.add_argument("--only", help="comma-separated checks to run (by hand, while working on one)")
     args = parser.parse_args()
 
     port = free_port()
@@ -567,6 +578,8 @@ def main():
 
     def run(name, check, *arguments):
         nonlocal failures
+        if args.only and name not in args.only.split(","):
+            return
         began = time.monotonic()
         try:
             report(name, True, check(*arguments), time.monotonic() - began)
