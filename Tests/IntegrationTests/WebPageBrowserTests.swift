@@ -24,7 +24,8 @@ import TestSupport
             "--lightshow", LightshowProcess.executableURL.path, "--workdir", work.path,
         ]
         if let shots = ProcessInfo.processInfo.environment["LIGHTSHOW_SCREENSHOTS"] { command += ["--screenshots", shots] }
-        let result = try await OffPool.run { try Launch.run(command) }
+        let script = command
+        let result = try await OffPool.run { try Launch.run(script) }
         let reports = result.stdout.split(separator: "\n").compactMap {
             try? JSONDecoder().decode(Report.self, from: Data($0.utf8))
         }
