@@ -517,7 +517,7 @@ def check_token(args, port, driver):
     """A daemon with a token: the page asks once, connects with it, and remembers it."""
     workdir = os.path.join(args.workdir, "token")
     os.makedirs(workdir, exist_ok=True)
-    daemon = Daemon(args.lightshow, workdir, port, token="s3cret-token")
+    daemon = Daemon(args.lightshow, workdir, port, token="web-page-test-token-2f9c")
     daemon.start()
     try:
         url = f"http://127.0.0.1:{port}/"
@@ -527,7 +527,7 @@ def check_token(args, port, driver):
         driver.get(url)
         poll("the token form", lambda: driver.find_element(By.ID, "token").is_displayed())
         field = driver.find_element(By.ID, "token-input")
-        field.send_keys("s3cret-token", Keys.ENTER)
+        field.send_keys("web-page-test-token-2f9c", Keys.ENTER)
         poll("frames with the token", lambda: page.read()["connected"] and page.read()["frames"] > 5)
         driver.get(url)
         poll("frames again after a reload", lambda: page.read()["connected"] and page.read()["frames"] > 5)
