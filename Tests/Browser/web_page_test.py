@@ -14,6 +14,7 @@ loads the page in headless Chromium and checks what it draws against `lightshow 
   fullscreen  one light fills the viewport in its colour at its level; a tap shows all three full screen
   reconnect   after the daemon restarts on the same port the page reconnects and draws new frames
   token       with [web] token the page asks for it once, connects with it, and keeps it across reloads
+  title       a title full of markup and a bidi override is drawn and shown as text, nothing of it runs
 
 Prints one JSON line per check: {"check": NAME, "ok": true|false, "detail": TEXT, "seconds": S}; exits 0 when every check
 passed. Every wait polls a condition against a deadline (the machine may be loaded). Run by
@@ -83,8 +84,8 @@ def free_port():
 class Daemon:
     """`lightshow daemon --web` with its own config, control socket and log in `workdir`."""
 
-    def __init__(self, binary, workdir, port, token=None):
-        self.binary, self.workdir, self.port = binary, workdir, port
+    def __init__(self, binary, workdir, port, token=None, input=None):
+        self.binary, self.workdir, self.port, self.input = binary, workdir, port, input
         self.config = os.path.join(workdir, "lightshow.toml")
         self.socket = os.path.join(workdir, "control.sock")
         self.log = os.path.join(workdir, "daemon.log")
@@ -116,7 +117,8 @@ socket = "{self.socket}"
             env.pop(key, None)
         with open(self.log, "a") as log:
             self.process = subprocess.Popen(
-                [self.binary, "daemon", "--config", self.config, "--web", f"127.0.0.1:{self.port}", "--fps", "30"],
+                [self.binary, "daemon", "--config", self.config, "--web", f"127.0.0.1:{self.port}", "--fps", "30"]
+                + (["--input", self.input] if self.input else []),
                 stdin=subprocess.DEVNULL, stdout=log, stderr=log, env=env)
         poll("the daemon's web listener", self.answers)
 
@@ -538,6 +540,49 @@ def check_token(args, port, driver):
         daemon.stop()
 
 
+HOSTILE_NAME = '<img src=x onerror="window.pwned=1">\u202e&amp;'
+
+
+def check_title(args, port, driver):
+    """A hostile title (the input's name here; a media player's elsewhere) is drawn and shown as text."""
+    workdir = os.path.join(args.workdir, "title")
+    os.makedirs(workdir, exist_ok=True)
+    fifo = os.path.join(workdir, HOSTILE_NAME + ".fifo")
+    os.mkfifo(fifo)
+    daemon = Daemon(args.lightshow, workdir, port, input=f"fifo:{fifo}")
+    stop = threading.Event()
+
+    def feed():
+        # 440 Hz, raw 44100 Hz 16-bit stereo as fifo: reads by default; the writes block while the pipe is full.
+        tone = b"".join(int(8000 * math.sin(2 * math.pi * 440 * i / 44100)).to_bytes(2, "little", signed=True) * 2
+                        for i in range(4410))
+        try:
+            fd = os.open(fifo, os.O_WRONLY)
+            while not stop.is_set():
+                os.write(fd, tone)
+        except OSError:
+            pass  # the daemon went: the check is over
+    threading.Thread(target=feed, daemon=True).start()
+    daemon.start()
+    try:
+        url = f"http://127.0.0.1:{port}/"
+        page = Page(driver, url)
+        driver.get(url)
+        page.js("localStorage.setItem('lightshow.help', 'seen')")
+        driver.get(url)
+        expected = HOSTILE_NAME.replace("\u202e", "") + ".fifo"
+        poll("the hostile title drawn while playing", lambda: (page.read()["drawn"] or {}).get("title") == expected
+             and page.read()["drawn"]["state"] == "playing")
+        shown = page.js("return [document.title, document.getElementById('show').getAttribute('aria-label'), "
+                        "document.querySelectorAll('img').length, window.pwned === undefined]")
+        if shown[0] != f"▶ {expected} · lightshow" or expected not in shown[1] or shown[2] != 0 or not shown[3]:
+            raise CheckFailed(f"title shown as {shown!r}, expected the text {expected!r}")
+        return f"drawn and shown as text: {shown[0]!r}; no element made, nothing ran"
+    finally:
+        stop.set()
+        daemon.stop()
+
+
 def screenshots(driver, page, directory):
     paths = []
     for name, metrics in (("portrait", PORTRAIT), ("landscape", LANDSCAPE)):
@@ -614,6 +659,7 @@ def main():
             run("screenshots", screenshots, driver, page, args.screenshots)
         daemon.stop()
         run("token", check_token, args, free_port(), driver)
+        run("title", check_title, args, free_port(), driver)
     except Exception as error:
         failures += 1
         report("run", False, f"{type(error).__name__}: {error}; daemon log: {daemon.tail()}")
