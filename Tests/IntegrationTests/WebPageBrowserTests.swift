@@ -5,8 +5,8 @@ import TestSupport
 /// The daemon's web page in Debian's Chromium, driven through chromedriver by Selenium: Tests/Browser/web_page_test.py
 /// starts `lightshow daemon --web` on the demo track and checks what the page draws against `ctl status` (the light
 /// pixels, the toolbar after `ctl stop`, a range slider retuning a band, full screen, reconnection after a restart,
-/// the token prompt, the help balloons). It prints one JSON line per check; each becomes an expectation here.
-/// `LIGHTSHOW_SCREENSHOTS=DIR` keeps a portrait and a landscape screenshot in DIR.
+/// the token prompt, a hostile title, the help balloons). It prints one JSON line per check; each becomes an
+/// expectation here. `LIGHTSHOW_SCREENSHOTS=DIR` keeps a portrait and a landscape screenshot in DIR.
 @Suite(.serialized, .tags(.chromium)) struct WebPageBrowserTests {
     struct Report: Decodable {
         var check: String
@@ -14,7 +14,9 @@ import TestSupport
         var detail: String
     }
 
-    static let checks = ["help", "levels", "live", "round", "round-landscape", "toolbar", "slider", "fullscreen", "reconnect", "token"]
+    static let checks = [
+        "help", "levels", "live", "round", "round-landscape", "toolbar", "slider", "fullscreen", "reconnect", "token", "title",
+    ]
 
     @Test func pageInChromium() async throws {
         let work = try TemporaryDirectory("web-page")
