@@ -475,9 +475,28 @@ def check_fullscreen(daemon, page, driver):
         int(lights["mid"][1] / ratio - size["height"] / ratio / 2)).click().perform()
     poll("the mid light chosen by a tap", lambda: page.js("return window.lightshow.full") == "mid")
     page.js("document.getElementById('exit').click()")
-    poll("full screen left", lambda: page.js(
-        "return !document.body.classList.contains('full') && document.getElementById('panel').offsetHeight > 0"))
-    return f"{mode}; one light on {size['width']}x{size['height']}: {single}; tap → all three, tap on mid → mid"
+    left = "return !document.body.classList.contains('full') && document.getElementById('panel').offsetHeight > 0"
+    poll("full screen left", lambda: page.js(left))
+    # A browser without the Fullscreen API (a phone's, for a page): the page fills the window by itself.
+    page.js("Element.prototype.requestFullscreen = undefined")
+    driver.find_element(By.CSS_SELECTOR, '[data-full="treble"]').click()
+    poll("the canvas filling the viewport without the API", lambda: page.js("""
+        const r = document.getElementById('show').getBoundingClientRect();
+        return document.fullscreenElement === null && window.lightshow.full === 'treble'
+            && r.left === 0 && r.top === 0 && Math.abs(r.width - innerWidth) < 1 && Math.abs(r.height - innerHeight) < 1"""))
+
+    def treble():
+        state = page.read()
+        w, h = state["width"], state["height"]
+        state = page.read([(1, 1), (w - 2, h - 2), (w / 2, h / 2)])
+        return all(abs(decode_alpha(p, COLOURS["treble"], (0, 0, 0)) - wanted["treble"]) <= ALPHA_TOLERANCE for p in state["pixels"])
+    poll("the whole window in treble's colour at its level", treble)
+    driver.find_element(By.TAG_NAME, "body").send_keys(Keys.ESCAPE)
+    poll("the fallback left with Esc", lambda: page.js(left))
+    driver.get(page.url)
+    poll("the page live again", lambda: page.read()["connected"] and page.read()["frames"] > 0)
+    return f"{mode}; one light on {size['width']}x{size['height']}: {single}; tap → all three, tap on mid → mid; " \
+           f"without the API: the window in treble, Esc leaves"
 
 
 def check_reconnect(daemon, page):
