@@ -105,7 +105,8 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // The control socket: newline-delimited JSON server, client, protocol, and the subscription viewers read.
+        // The control socket: newline-delimited JSON server, client, protocol, and the subscription viewers read; the
+        // pure decisions about HTTP requests that the web server adapts to it.
         .target(
             name: "LightShowControl",
             dependencies: [
@@ -198,6 +199,7 @@ var fuzzTargets: [Target] {
         ("FuzzPCM", ["LightShowAudio", "LightShowCore"]),
         ("FuzzAudioFile", ["LightShowAudio", "LightShowCore"]),
         ("FuzzKeys", ["LightShowTerminal"]),
+        ("FuzzWeb", ["LightShowControl"]),
     ]
     return [
         .target(name: "CFuzzer", path: "Tests/Fuzz/CFuzzer"),
