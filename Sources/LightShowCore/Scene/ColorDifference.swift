@@ -28,13 +28,6 @@ public struct LabColor: Equatable, Sendable {
         self.init(l: 116 * fy - 16, a: 500 * (fx - fy), b: 200 * (fy - fz))
     }
 
-    /// The lightness alone (`l` of the full conversion), for a third of the work.
-    static func lightness(_ color: RGBColor) -> Double {
-        let y = 0.2126729 * ColorDifference.linear[Int(color.red)] + 0.7151522 * ColorDifference.linear[Int(color.green)]
-            + 0.0721750 * ColorDifference.linear[Int(color.blue)]
-        return 116 * f(y) - 16
-    }
-
     @inline(__always)
     private static func f(_ t: Double) -> Double {
         t > 216.0 / 24389.0 ? cubeRoot(t) : (24389.0 / 27.0 * t + 16) / 116
@@ -71,14 +64,17 @@ public enum ColorDifference {
         x == y ? 0 : ciede2000(LabColor(x), LabColor(y))
     }
 
-    /// `ciede2000(x, y) <= limit`, told from the lightness alone when that already differs by more: the
+    /// `ciede2000(x, y) <= limit`, told without the whole measure when bounds on it settle the answer. Below: the
     /// difference is never less than its lightness term, since the rotation term R_T·ΔC·ΔH (|R_T| ≤ 2) never
-    /// outweighs ΔC² + ΔH².
-    public static func isWithin(_ limit: Double, _ x: RGBColor, _ y: RGBColor) -> Bool {
-        if x == y { return true }
-        let l1 = LabColor.lightness(x), l2 = LabColor.lightness(y)
-        if abs(l2 - l1) / lightnessWeight(meanL: (l1 + l2) / 2) > limit { return false }
-        return ciede2000(LabColor(x), LabColor(y)) <= limit
+    /// outweighs ΔC² + ΔH². Above: with S_L, S_C and S_H all at least 1 (T > 0.07 at every hue), the same term
+    /// makes ΔE² at most ΔL² + 2(ΔC'² + ΔH'²) = ΔL² + 2((1 + G)²Δa² + Δb²), and G ≤ 0.5.
+    @inline(__always)
+    public static func isWithin(_ limit: Double, _ x: LabColor, _ y: LabColor) -> Bool {
+        let dL = y.l - x.l, da = y.a - x.a, db = y.b - x.b
+        // The margin keeps a rounding error at the bound from deciding.
+        if dL * dL + 4.5 * da * da + 2 * db * db <= limit * limit * (1 - 1e-9) { return true }
+        if abs(dL) / lightnessWeight(meanL: (x.l + y.l) / 2) > limit { return false }
+        return ciede2000(x, y) <= limit
     }
 
     /// S_L.
