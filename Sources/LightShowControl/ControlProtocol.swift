@@ -3,7 +3,7 @@ public enum ControlCommand: String, CaseIterable, Sendable {
     case status, play, pause, toggle, stop, reload, subscribe
     /// `{"cmd":"set-band","band":"bass","lower":30,"upper":200}`: a band's range, checked as the config checks it.
     case setBand = "set-band"
-    /// `{"cmd":"set-color","color":"#RRGGBB"}`: one colour for all three lights.
+    /// `{"cmd":"set-color","color":"#RRGGBB"}`: one colour for all three lights, or with `"band":"mid"` for one.
     case setColor = "set-color"
     /// `{"cmd":"set-brightness","brightness":0.5}`: the master brightness, 0…1, scaling every output.
     case setBrightness = "set-brightness"

@@ -36,6 +36,8 @@ import Glibc
             ("pause", "", 200), ("pause", "", 200), ("play", "", 200), ("toggle", "", 200), ("toggle", "", 200),
             ("set-band", #"{"band":"bass","lower":30,"upper":200}"#, 200),
             ("set-color", ##"{"color":"#336699"}"##, 200),
+            ("set-color", ##"{"band":"mid","color":"#112233"}"##, 200),
+            ("set-color", ##"{"band":"sub","color":"#112233"}"##, 400),
             ("set-brightness", #"{"brightness":0.5}"#, 200),
             ("set-band", #"{"band":"bass","lower":300,"upper":200}"#, 400),
             ("set-band", #"{"band":"sub"}"#, 400),
@@ -66,6 +68,12 @@ import Glibc
         for key in ["device", "rate", "channels", "state", "title", "bands", "config", "brightness", "mqtt", "lights"] {
             #expect(restResult[key] == socketResult[key], "\(key)")
         }
+
+        // set-color with a band colours that light only.
+        #expect(try web.request("POST", "/api/set-color", body: ##"{"band":"mid","color":"#112233"}"##).status == 200)
+        let coloured = try JSONParser.parse(try web.request("GET", "/api/status").body)
+        #expect(coloured["result"]?["bands"]?["mid"]?["color"] == .string("#112233"), "\(coloured)")
+        #expect(coloured["result"]?["bands"]?["bass"]?["color"] != .string("#112233"), "\(coloured)")
 
         // Bodies that aren't a command's arguments: the socket's kind of reply, and 400.
         for body in ["[1]", "{", #"{"cmd":"stop"}"#] {

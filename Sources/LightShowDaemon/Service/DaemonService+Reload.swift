@@ -96,15 +96,28 @@ extension DaemonService {
         return .success(["band": .string(band.rawValue), "lower": .number(range.lower), "upper": .number(range.upper)])
     }
 
-    /// `set-color`: one colour (`"#RRGGBB"`) for all three lights, until the next reload.
+    /// `set-color`: a colour (`"#RRGGBB"`) for one band's light (`"band"`), or for all three without it, until the
+    /// next reload.
     public func setColor(_ arguments: JSONObject) async -> ControlReply {
         guard let text = arguments["color"]?.stringValue, text.hasPrefix("#"), let color = RGBColor(hex: text) else {
             let given = arguments["color"].map { SafeText.sanitized("\($0)", limit: 40) } ?? "nothing"
             return .failure("color: expected \"#RRGGBB\", found \(given)")
         }
-        return await reloads.submit(.edit("set-color \(color.hex)") { configuration in
-            for band in Band.allCases { configuration.bands[band].color = color }
-            return ["color": .string(color.hex)]
+        let bands: [Band]
+        if let given = arguments["band"] {
+            guard let band = given.stringValue.flatMap(Band.init(rawValue:)) else {
+                return .failure("band: expected bass, mid or treble, found \(SafeText.sanitized("\(given)", limit: 40))")
+            }
+            bands = [band]
+        } else {
+            bands = Band.allCases
+        }
+        let what = bands.count == 1 ? "set-color \(bands[0].rawValue) \(color.hex)" : "set-color \(color.hex)"
+        return await reloads.submit(.edit(what) { configuration in
+            for band in bands { configuration.bands[band].color = color }
+            var result: JSONObject = ["color": .string(color.hex)]
+            if bands.count == 1 { result["band"] = .string(bands[0].rawValue) }
+            return .object(result)
         })
     }
 
