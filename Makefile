@@ -34,6 +34,9 @@ DEB_TEST_PACKAGES := $(DEB_PACKAGES) debootstrap systemd-container bpftool
 # A real desktop terminal: xterm on Xvfb, read back with ImageMagick's import (screenshot tests, desktop-cost.sh).
 TEST_PACKAGES += xterm xvfb imagemagick
 BENCH_PACKAGES += xterm xvfb imagemagick
+# Tests/Benchmarks/web.sh: WebSocket viewers in Debian's python3, and the page open in headless Chromium.
+BENCH_PACKAGES += python3-websockets
+BENCH_PACKAGES += chromium
 
 .PHONY: all deps deps-test deps-bench build release man run test test-tag check-units check-install bench completions install uninstall clean fuzz soak
 .PHONY: test-unit check-warnings
