@@ -19,6 +19,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
+        // The web page, HTTP API and WebSocket. No traits: swift-configuration and full Foundation stay out.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
     ],
     targets: [
         // C libraries, each behind a system-library target, grouped under Sources/C.
@@ -108,6 +111,19 @@ let package = Package(
                 "LightShowCore", "LightShowSystem",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
+            swiftSettings: strict
+        ),
+        // The web page, the HTTP API (an adapter around the control handler), the frames WebSocket and /metrics,
+        // served by Hummingbird on one event-loop thread, only when `[web] listen` is set.
+        .target(
+            name: "LightShowWeb",
+            dependencies: [
+                "LightShowCore", "LightShowSystem", "LightShowControl",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [.embedInCode("Page/index.html")],
             swiftSettings: strict
         ),
         // MQTT: the broker connection on a thread of its own, and Home Assistant's discovery, state and commands.
