@@ -22,6 +22,7 @@ let package = Package(
         // The web page, HTTP API and WebSocket. No traits: swift-configuration and full Foundation stay out.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
     ],
     targets: [
         // C libraries, each behind a system-library target, grouped under Sources/C.
@@ -121,6 +122,9 @@ let package = Package(
                 "LightShowCore", "LightShowSystem", "LightShowControl",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.embedInCode("Page/index.html")],
@@ -132,12 +136,13 @@ let package = Package(
             dependencies: ["LightShowCore", "LightShowSystem", "LightShowControl", "CMosquitto", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
-        // The service, wiring only: lifecycle, sd_notify and watchdog, reload, capture supervision, the network lights.
+        // The service, wiring only: lifecycle, sd_notify and watchdog, reload, capture supervision, the network lights,
+        // the web server.
         .target(
             name: "LightShowDaemon",
             dependencies: [
                 "LightShowCore", "LightShowSystem", "LightShowConfig", "LightShowAudio", "LightShowEngine",
-                "LightShowNowPlaying", "LightShowControl", "LightShowLights", "LightShowMQTT",
+                "LightShowNowPlaying", "LightShowControl", "LightShowLights", "LightShowMQTT", "LightShowWeb",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),

@@ -1,27 +1,56 @@
 import Hummingbird
 import HummingbirdCore
+import HummingbirdWebSocket
+public import LightShowControl
 public import Logging
 import NIOCore
 import NIOPosix
 import Synchronization
 
-/// The daemon's HTTP server: the page, the API and `/metrics`, on one event-loop thread of its own. Nothing of NIO
-/// exists until `start`, so a daemon without `[web]` pays for none of it.
+/// The daemon's HTTP server: the page, the REST mirror of the control commands, the frames WebSocket and
+/// `/metrics`, on one event-loop thread of its own. Nothing of NIO exists until `start`, so a daemon without
+/// `[web]` pays for none of it.
 public final class WebServer: Sendable {
     /// What the server serves, given by the daemon.
     public struct Routes: Sendable {
+        /// Carries out `/api/…` commands: the control socket's handler.
+        public var handler: any ControlCommandHandler
+        /// The scene and frame events `/api/frames` viewers get.
+        public var events: ShowEventBoard
         /// The Prometheus text for `GET /metrics`.
         public var metrics: @Sendable () -> String
 
-        public init(metrics: @escaping @Sendable () -> String) {
+        public init(handler: any ControlCommandHandler, events: ShowEventBoard, metrics: @escaping @Sendable () -> String) {
+            self.handler = handler
+            self.events = events
             self.metrics = metrics
         }
     }
 
-    public let host: String
-    let requestedPort: Int
+    /// Where and how to listen.
+    public struct Options: Sendable, Equatable {
+        public var host: String
+        /// 0 picks a free port.
+        public var port: Int
+        /// Names `Host` may carry besides loopback's and the listen address.
+        public var extraHosts: [String]
+        /// The token the API, the WebSocket and `/metrics` require; nil for none.
+        public var token: String?
+        public var limits: WebLimits
+
+        public init(host: String, port: Int, extraHosts: [String] = [], token: String? = nil, limits: WebLimits = WebLimits()) {
+            self.host = host
+            self.port = port
+            self.extraHosts = extraHosts
+            self.token = token
+            self.limits = limits
+        }
+    }
+
+    public let options: Options
     let routes: Routes
     let logger: Logger
+    let connections: ConnectionCounter
     private let running = Mutex<Running?>(nil)
 
     private struct Running {
@@ -30,16 +59,19 @@ public final class WebServer: Sendable {
         var port: Int
     }
 
-    /// A server for `host:port` (port 0 picks a free one); call `start()` to bind.
-    public init(host: String, port: Int, routes: Routes, logger: Logger = Logger(label: "lightshow.web")) {
-        self.host = host
-        requestedPort = port
+    /// A server for `options`; call `start()` to bind.
+    public init(options: Options, routes: Routes, logger: Logger = Logger(label: "lightshow.web")) {
+        self.options = options
         self.routes = routes
         self.logger = logger
+        connections = ConnectionCounter(limit: options.limits.maxConnections)
     }
 
     /// The port bound, once started.
     public var port: Int? { running.withLock { $0?.port } }
+
+    /// Connections open now (page, API and viewers).
+    public var connectionCount: Int { connections.count }
 
     /// Binds and starts serving; returns the port bound. Throws when the address can't be bound.
     @discardableResult
@@ -47,8 +79,9 @@ public final class WebServer: Sendable {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let (bound, reporter) = AsyncStream.makeStream(of: Result<Int, any Error>.self, bufferingPolicy: .bufferingNewest(1))
         let application = Application(
-            responder: WebResponder(routes: routes),
-            configuration: ApplicationConfiguration(address: .hostname(host, port: requestedPort), serverName: nil),
+            responder: WebResponder(policy: policy(port: options.port), routes: routes, maxBodyBytes: options.limits.maxBodyBytes),
+            server: serverBuilder(),
+            configuration: ApplicationConfiguration(address: .hostname(options.host, port: options.port), serverName: nil),
             onServerRunning: { channel in reporter.yield(.success(channel.localAddress?.port ?? 0)) },
             eventLoopGroupProvider: .shared(group),
             logger: logger
@@ -84,6 +117,44 @@ public final class WebServer: Sendable {
         current.task.cancel()
         await current.task.value
         try? await current.group.shutdownGracefully()
+    }
+
+    /// The policy for the port actually bound: with port 0 the real one is known only once bound, so the
+    /// gate reads it then.
+    private func policy(port: Int) -> WebRequestPolicy {
+        WebRequestPolicy(listenHost: options.host, port: port, extraHosts: options.extraHosts, token: options.token)
+    }
+
+    private func serverBuilder() -> HTTPServerBuilder {
+        let limits = options.limits
+        let events = routes.events
+        let configuration = HTTP1WebSocketUpgradeChannel.Configuration(
+            http1: HTTP1Channel.Configuration(
+                httpDecoderConfiguration: .init(maxHeaderFieldSize: limits.maxHeaderBytes, maxHeaderListSize: limits.maxHeaderBytes, maxHeaderFieldCount: 100)
+            ),
+            ws: WebSocketServerConfiguration(maxFrameSize: 4096, autoPing: .enabled(timePeriod: .seconds(30)))
+        )
+        let decide: @Sendable (HTTPTypes.HTTPRequest) -> WebRoute? = { [self] head in
+            let request = WebRequestPolicy.Request(
+                method: head.method.rawValue, target: head.path ?? "/", host: head.authority,
+                origin: head.headerFields[.origin], authorization: head.headerFields[.authorization],
+                upgradesToWebSocket: true
+            )
+            return try? policy(port: port ?? options.port).decide(request).get()
+        }
+        let makeGate: @Sendable () -> RequestGate = { [self] in
+            RequestGate(policy: policy(port: port ?? options.port), limits: limits, connections: connections)
+        }
+        return HTTPServerBuilder { responder in
+            GuardedWebChannel(
+                inner: HTTP1WebSocketUpgradeChannel(responder: responder, configuration: configuration) { head, _, _ in
+                    guard case .frames(let fps) = decide(head) else { return .dontUpgrade }
+                    let viewer = FrameViewer(events: events, framesPerSecond: fps, stallSeconds: limits.requestTimeoutSeconds)
+                    return .upgrade([:]) { inbound, outbound, _ in try await viewer.serve(inbound: inbound, outbound: outbound) }
+                },
+                makeGate: makeGate
+            )
+        }
     }
 }
 

@@ -54,10 +54,17 @@ extension DaemonService {
             return .failure(error.description)
         }
         for warning in warnings { logger.warning("\(warning)") }
-        // Lights first: they may look host names up; if they can't take the new entries, nothing changes.
+        // The web server first: a new address may be taken; then nothing changes and the old one keeps serving.
+        let old = state.configuration
+        if new.web != old.web, let problem = applyWebWaiting(new.web) {
+            logger.error("reload (\(caller)) failed; keeping the running configuration: \(problem)")
+            return .failure(problem)
+        }
+        // Then the lights: they may look host names up; if they can't take the new entries, nothing changes.
         do throws(LightShowError) {
             try lights.reconfigure(new)
         } catch {
+            if new.web != old.web { _ = applyWebWaiting(old.web) }
             logger.error("reload (\(caller)) failed; keeping the running configuration: \(error.message)")
             return .failure(error.message)
         }

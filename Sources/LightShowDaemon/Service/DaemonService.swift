@@ -42,6 +42,10 @@ public final class DaemonService: Service, Sendable {
     private let sceneOutlet = Mutex<Callback<JSONValue, Void>?>(nil)
     /// Home Assistant over MQTT; nil without `[mqtt] broker`.
     let mqtt: DaemonMQTT?
+    /// The newest scene and frame, for control-socket subscribers and web viewers alike.
+    let events = ShowEventBoard()
+    /// The page, HTTP API and `/metrics` (`[web]`); serves nothing until `listen` is set.
+    let web: DaemonWeb
 
     /// Loads the configuration and finds the control socket. Throws a `UserFacingError`: 78 for a bad config
     /// (every problem listed), 66 for a missing `--config` file, or when `[mqtt] password_file` can't be read.
@@ -69,6 +73,9 @@ public final class DaemonService: Service, Sendable {
         var mqttLogger = Logger(label: "lightshow.mqtt")
         mqttLogger.logLevel = logger.logLevel
         mqtt = try DaemonMQTT.make(settings: configuration.mqtt, version: version, logger: mqttLogger)
+        var webLogger = Logger(label: "lightshow.web")
+        webLogger.logLevel = logger.logLevel
+        web = DaemonWeb(logger: webLogger)
         self.framesPerSecond = framesPerSecond
         self.socketGroup = socketGroup
         self.logger = logger
@@ -83,7 +90,8 @@ public final class DaemonService: Service, Sendable {
             let madeDirectory = try ControlSocketPath.prepareDirectory(for: socketPath)
             server = try ControlServer(
                 path: socketPath, handler: DaemonControlHandler(daemon: self),
-                options: .init(maxClients: configuration.control.maxClients, idleSeconds: configuration.control.idleTimeoutSeconds)
+                options: .init(maxClients: configuration.control.maxClients, idleSeconds: configuration.control.idleTimeoutSeconds),
+                events: events
             )
             if let socketGroup {
                 // The default places are the daemon's own directories; a configured one only if made just now.
@@ -99,6 +107,7 @@ public final class DaemonService: Service, Sendable {
         server.start()
         logger.info("control socket \(socketPath)")
         defer { server.shutdown() }
+        try await startWeb(configuration.web)
 
         let status = FrameHandler { [state, mqtt] frame in
             state.record(frame)
@@ -142,6 +151,7 @@ public final class DaemonService: Service, Sendable {
             logger.info("stopping")
             group.cancelAll()
         }
+        await web.stop()
     }
 
     /// Runs in a `ServiceGroup` that shuts the daemon down gracefully on SIGTERM or SIGINT.
