@@ -1,9 +1,10 @@
 """Clients of the daemon's frame streams, for Tests/Benchmarks/web.sh. Each runs as a process of its own, so its
 CPU is never counted as the daemon's and two clients never share one interpreter's lock.
 
-  viewers URL N SECONDS      N WebSocket viewers reading and counting `frame` events. Prints `connected` once all
-                             N are open, `start` and `end` around the SECONDS measured, then one JSON line:
-                             {"frames": [per viewer], "seconds": …, "extensions": […]}.
+  viewers URL N SECONDS      N WebSocket viewers reading `frame` events for SECONDS. Prints `connected TIME` once
+                             all N are open, then one JSON line: {"arrivals": [per viewer, each frame's arrival
+                             time], "closed": [viewers the server closed], "extensions": [as negotiated]}.
+                             Times are time.monotonic() (CLOCK_MONOTONIC), comparable across processes.
   ws-stamps URL SECONDS      one WebSocket viewer; prints `INDEX NANOSECONDS` per `frame` event (CLOCK_MONOTONIC).
   socket-stamps PATH FPS SECONDS
                              the terminal path: a control-socket subscriber, printing the same.
@@ -29,27 +30,19 @@ def frame_index(message):
 
 async def count_frames(url, count, seconds):
     sockets = [await websockets.connect(url, max_size=1 << 20, open_timeout=10) for _ in range(count)]
-    print("connected", flush=True)
-    counts = [0] * count
-    window = {"open": False}
+    print("connected", time.monotonic(), flush=True)
+    arrivals = [[] for _ in range(count)]
 
     async def read(i, ws):
         async for message in ws:
-            if window["open"] and '"event":"frame"' in message:
-                counts[i] += 1
+            if '"event":"frame"' in message:
+                arrivals[i].append(time.monotonic())
 
     readers = [asyncio.create_task(read(i, ws)) for i, ws in enumerate(sockets)]
-    await asyncio.sleep(2)  # every viewer past its first scene event and into the steady stream
-    window["open"] = True
-    started = time.monotonic()
-    print("start", flush=True)
     await asyncio.sleep(seconds)
-    window["open"] = False
-    elapsed = time.monotonic() - started
-    print("end", flush=True)
     closed = [i for i, task in enumerate(readers) if task.done()]
     extensions = sorted({ws.response_headers.get("Sec-WebSocket-Extensions", "") for ws in sockets})
-    print(json.dumps({"frames": counts, "seconds": elapsed, "closed": closed, "extensions": extensions}), flush=True)
+    print(json.dumps({"arrivals": arrivals, "closed": closed, "extensions": extensions}), flush=True)
     for task in readers:
         task.cancel()
     await asyncio.gather(*(ws.close() for ws in sockets), return_exceptions=True)
