@@ -1,6 +1,7 @@
 import HummingbirdWebSocket
 import LightShowControl
 import LightShowCore
+import NIOCore
 import Synchronization
 
 /// One WebSocket viewer of `/api/frames`: the scene, then the newest frame at most `framesPerSecond` a second, each
@@ -11,6 +12,8 @@ struct FrameViewer {
     let events: ShowEventBoard
     let framesPerSecond: Double
     let stallSeconds: Double
+    /// The viewer's connection, closed when it stalls.
+    let channel: any Channel
 
     func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
         let (bells, bell) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
@@ -27,6 +30,9 @@ struct FrameViewer {
             }
             group.addTask {
                 try await watchForStall(writing)
+                // Its write waits for a window that never opens, and so would the close handshake after it: only
+                // closing the connection ends them.
+                channel.close(promise: nil)
             }
             // The first to end (the viewer left, a write failed, a stall) ends the others.
             _ = try await group.next()

@@ -147,9 +147,11 @@ public final class WebServer: Sendable {
         }
         return HTTPServerBuilder { responder in
             GuardedWebChannel(
-                inner: HTTP1WebSocketUpgradeChannel(responder: responder, configuration: configuration) { head, _, _ in
+                inner: HTTP1WebSocketUpgradeChannel(responder: responder, configuration: configuration) { head, channel, _ in
                     guard case .frames(let fps) = decide(head) else { return .dontUpgrade }
-                    let viewer = FrameViewer(events: events, framesPerSecond: fps, stallSeconds: limits.requestTimeoutSeconds)
+                    let viewer = FrameViewer(
+                        events: events, framesPerSecond: fps, stallSeconds: limits.requestTimeoutSeconds, channel: channel
+                    )
                     return .upgrade([:]) { inbound, outbound, _ in try await viewer.serve(inbound: inbound, outbound: outbound) }
                 },
                 makeGate: makeGate
