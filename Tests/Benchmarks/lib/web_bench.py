@@ -260,15 +260,14 @@ def row(name, figure, goal="", verdict="info"):
 def main():
     binary, base = sys.argv[1], (sys.argv[2] if len(sys.argv) > 2 and sys.argv[2] else None)
 
-    # 1. Memory with the web off, against the baseline and the web on.
-    daemons = []
-    if base:
-        daemons.append(Daemon("baseline", base))
-    off = Daemon("off", binary)
-    web = Daemon("web", binary, web_port=free_port())
-    daemons += [off, web]
+    # 1. Memory with the web off against the baseline, then with the web on. Not side by side with a web daemon:
+    # the kernel maps file pages already in the page cache around each fault (fault-around), so a daemon of the
+    # same binary that ran the web code would make the one with the web off look bigger.
+    daemons = ([Daemon("baseline", base)] if base else []) + [Daemon("off", binary)]
     time.sleep(SETTLE)
     memory = sampled_memory(daemons)
+    for d in daemons:
+        stop(d.process)
     if base:
         added = memory["off"]["Rss"] - memory["baseline"]["Rss"]
         row("RSS, [web] off − baseline build",
@@ -279,11 +278,11 @@ def main():
         row("RSS, [web] off − baseline build",
             f"skipped: set BASELINE_BIN to the daemon built before the web code (off: {memory['off']['Rss']:.0f} kB)",
             "≤ +512 kB", "skipped")
+    web = Daemon("web", binary, web_port=free_port())
+    time.sleep(SETTLE)
+    memory.update(sampled_memory([web]))
     row("RSS / PSS, web on, no client",
         f"{memory['web']['Rss']:.0f} / {memory['web']['Pss']:.0f} kB ({memory['web']['Rss'] - memory['off']['Rss']:+.0f} kB RSS over off)")
-    for d in daemons:
-        if d is not web:
-            stop(d.process)
 
     # 2. The page in headless Chromium.
     page_url = f"http://127.0.0.1:{web.port}/"
