@@ -12,7 +12,7 @@ struct FrameViewer {
     let events: ShowEventBoard
     let framesPerSecond: Double
     let stallSeconds: Double
-    /// The viewer's connection: its event loop times the pacing, and it is closed when the viewer stalls.
+    /// The viewer's connection, closed when it stalls.
     let channel: any Channel
 
     func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
@@ -26,7 +26,7 @@ struct FrameViewer {
                 for try await _ in inbound {}
             }
             group.addTask {
-                try await send(outbound: outbound, bells: bells, bell: bell, writing: writing)
+                try await send(outbound: outbound, bells: bells, writing: writing)
             }
             group.addTask {
                 try await watchForStall(writing)
@@ -40,30 +40,18 @@ struct FrameViewer {
         }
     }
 
-    private func send(
-        outbound: WebSocketOutboundWriter, bells: AsyncStream<Void>, bell: AsyncStream<Void>.Continuation,
-        writing: WriteStart
-    ) async throws {
+    private func send(outbound: WebSocketOutboundWriter, bells: AsyncStream<Void>, writing: WriteStart) async throws {
         var pacer = ShowEventPacer(framesPerSecond: framesPerSecond, now: MonotonicClock.seconds())
         var rings = bells.makeAsyncIterator()
-        // The due time a ring is scheduled for: one per frame slot, however many frames come before it.
-        var ringScheduledFor: Double?
         while !Task.isCancelled {
             for line in pacer.take(events.latest, now: MonotonicClock.seconds()) {
                 writing.milliseconds.store(Int64(saturating: MonotonicClock.seconds() * 1000) | 1, ordering: .relaxed)
                 try await outbound.write(.text(String(decoding: line.dropLast(), as: UTF8.self)))
                 writing.milliseconds.store(0, ordering: .relaxed)
             }
-            if let wait = pacer.wait(for: events.latest, now: MonotonicClock.seconds()) {
-                if wait == 0 { continue }
-                // A frame waits for its time: the connection's event loop rings then, unless a newer frame rings
-                // first. A timer on the loop costs far less than a sleeping task's: with 100 viewers at 30 fps the
-                // daemon's CPU fell from 28% to 18% of a core (Tests/Benchmarks/web.sh).
-                if ringScheduledFor != pacer.nextDue {
-                    ringScheduledFor = pacer.nextDue
-                    channel.eventLoop.scheduleTask(in: .nanoseconds(Int64(saturating: wait * 1e9))) { bell.yield() }
-                }
-            }
+            // A frame not yet due waits for the next bell: a newer frame, or the reminder when the stream went quiet
+            // (QuietStreamReminder). No timer of its own: with 100 viewers at 30 fps, a sleep per viewer cost the
+            // daemon 28% of a core, an event-loop timer per viewer 18%, none 10-12% (Tests/Benchmarks/web.sh).
             if await rings.next() == nil { return }
         }
     }

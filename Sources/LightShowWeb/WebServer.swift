@@ -57,6 +57,7 @@ public final class WebServer: Sendable {
         var group: MultiThreadedEventLoopGroup
         var task: Task<Void, Never>
         var port: Int
+        var reminder: RepeatedTask
     }
 
     /// A server for `options`; call `start()` to bind.
@@ -101,7 +102,8 @@ public final class WebServer: Sendable {
         }
         switch outcome {
         case .success(let port):
-            running.withLock { $0 = Running(group: group, task: task, port: port) }
+            let reminder = QuietStreamReminder.start(events: routes.events, on: group.next())
+            running.withLock { $0 = Running(group: group, task: task, port: port, reminder: reminder) }
             return port
         case .failure(let error):
             task.cancel()
@@ -114,6 +116,7 @@ public final class WebServer: Sendable {
     /// Stops serving, closes every connection and ends the event-loop thread.
     public func stop() async {
         guard let current = running.withLock({ $0.take() }) else { return }
+        current.reminder.cancel()
         current.task.cancel()
         await current.task.value
         try? await current.group.shutdownGracefully()
