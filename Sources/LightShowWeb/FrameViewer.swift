@@ -17,7 +17,12 @@ struct FrameViewer {
 
     func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
         let (bells, bell) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        let listener = events.listen { _ in bell.yield() }
+        let due = DueTime()
+        // Rung on the show's thread for every frame: a frame before this viewer's time wakes no one (with 60 frames a
+        // second and 30 fps, half the bells).
+        let listener = events.listen { change in
+            if change == .scene || MonotonicClock.seconds() >= due.seconds { bell.yield() }
+        }
         defer { events.stopListening(listener) }
         let writing = WriteStart()
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -26,7 +31,7 @@ struct FrameViewer {
                 for try await _ in inbound {}
             }
             group.addTask {
-                try await send(outbound: outbound, bells: bells, writing: writing)
+                try await send(outbound: outbound, bells: bells, due: due, writing: writing)
             }
             group.addTask {
                 try await watchForStall(writing)
@@ -40,7 +45,9 @@ struct FrameViewer {
         }
     }
 
-    private func send(outbound: WebSocketOutboundWriter, bells: AsyncStream<Void>, writing: WriteStart) async throws {
+    private func send(
+        outbound: WebSocketOutboundWriter, bells: AsyncStream<Void>, due: DueTime, writing: WriteStart
+    ) async throws {
         var pacer = ShowEventPacer(framesPerSecond: framesPerSecond, now: MonotonicClock.seconds())
         var rings = bells.makeAsyncIterator()
         while !Task.isCancelled {
@@ -49,6 +56,7 @@ struct FrameViewer {
                 try await outbound.write(.text(String(decoding: line.dropLast(), as: UTF8.self)))
                 writing.milliseconds.store(0, ordering: .relaxed)
             }
+            due.seconds = pacer.nextDue
             // A frame not yet due waits for the next bell: a newer frame, or the reminder when the stream went quiet
             // (QuietStreamReminder). No timer of its own: with 100 viewers at 30 fps, a sleep per viewer cost the
             // daemon 28% of a core, an event-loop timer per viewer 18%, none 10-12% (Tests/Benchmarks/web.sh).
@@ -69,4 +77,14 @@ struct FrameViewer {
 /// When the write under way began, in milliseconds of the monotonic clock (0: none under way), for the stall check.
 private final class WriteStart: Sendable {
     let milliseconds = Atomic<Int64>(0)
+}
+
+/// When this viewer's next frame is due, in seconds of the monotonic clock, for the bell on the show's thread.
+private final class DueTime: Sendable {
+    private let bits = Atomic<UInt64>(0)
+
+    var seconds: Double {
+        get { Double(bitPattern: bits.load(ordering: .relaxed)) }
+        set { bits.store(newValue.bitPattern, ordering: .relaxed) }
+    }
 }
