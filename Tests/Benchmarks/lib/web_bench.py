@@ -329,7 +329,7 @@ def main():
     delivered = statistics.median(rates)
     verdict = "met" if loaded <= 10 and delivered >= 0.9 * VIEWER_FPS else "MISSED"
     row(f"daemon CPU, {VIEWERS} viewers at {VIEWER_FPS} fps",
-        f"{loaded:.1f}% of one core (no viewer {idle:.1f}%); per viewer {delivered:.1f} fps median, "
+        f"{loaded:.1f}% of one core ({loaded - idle:+.1f} over no viewer, {idle:.1f}%); per viewer {delivered:.1f} fps median, "
         f"{rates[0]:.1f} min, {len(viewers.closed)} closed; load generator {percent(g1 - g0, t1 - t0):.0f}% "
         f"(not counted); extensions {viewers.extensions}",
         "≤ 10%", verdict)
