@@ -6,34 +6,54 @@ import Glibc
 import Darwin
 #endif
 
-/// Per-band causal onset detection: SuperFlux (Böck & Widmer 2013) run online on a short window at a fine hop of
+/// Per-band causal onset detection: SuperFlux (Böck & Widmer 2013, `SpectralFlux`) run online at a fine hop of
 /// its own, independent of the frame rate, so the same audio gives the same onsets whatever the rate and however
 /// the blocks are cut. It decides on the hop where an onset lands and never looks ahead.
 ///
-/// Each hop: a Hann window over the newest `size` samples, its power spectrum in dB; the onset function of a band
-/// is the mean over its bins of how far each bin rose above the highest of its neighbours (±1 bin) over the last
-/// `pastHops` hops. The neighbour maximum lets vibrato glide between bins without counting as a rise; the maximum
-/// over past hops keeps a low note's ripple in a short window from counting (a 47 Hz bin needs ~21 ms). The dB
-/// scale makes the function the same for a quiet song and a loud one.
+/// Two window lengths share one hop: a long window (the power of two of at least 20 ms: 1024 points at 44.1 and
+/// 48 kHz) for the bands that reach below `shortWindowLowestHz`, which need its finer bins, and a window a quarter
+/// as long for the bands above it, which answer sooner in it.
 ///
 /// An onset is the first hop whose value reaches the threshold (the mean of the past quarter second plus
-/// `thresholdDB`, over the band's sensitivity), once the last onset is `minimumGap` back and the window's RMS is
-/// at or above the silence threshold.
+/// `thresholdDB`, over the band's sensitivity), once the last onset is `minimumGap` back and the long window's RMS
+/// is at or above the silence threshold. In the long window, where the window was silent `longPastHops` back (the
+/// past the rises are measured against), the RMS must also be `abruptStartDB` over that threshold: over silence the
+/// faintest sound fading in rises by many dB in its first milliseconds (a chord fading in over a second made bass
+/// onsets at −58 to −55 dBFS), while a sound that starts with a hit is louder at once (a click is at −30 dBFS in
+/// its first hop; on `accents.sh` the funk song's notes after its near-silent gaps are at −48 to −40 dBFS). The
+/// short window's past is only 6 ms: the fade-ins gave it no onset, and the rule cost it 4 of its 300 hats.
 ///
 /// Figures measured on FluidSynth renders (FluidR3 GM: kick, snare and hats over finger bass and electric piano
 /// chords, 120 bpm) and on synthesised vibrato, tremolo and swells, at 48 kHz:
 /// - a 1024-point window at a 128-sample hop detects 90–100% of the hits at median delays of 10, 3 and 5 ms
 ///   (bass, mid, treble); 512 points answer bass 3 ms sooner but find half the bass notes' ripple to be onsets;
 ///   2048 points are 3–5 ms slower and miss 20–30% of the kicks and hats;
-/// - `pastHops` 4 (11 ms) and a 2 dB threshold: no onset in vibrato (±1 % and ±3 %, 6 Hz), tremolo (80 % deep,
+/// - `longPastHops` 4 (11 ms) and a 2 dB threshold: no onset in vibrato (±1 % and ±3 %, 6 Hz), tremolo (80 % deep,
 ///   6–8 Hz, at 110, 440 and 5000 Hz), a swell, or a held bass line and chords between their notes; 3 dB lost
 ///   60% of the kicks under the bass line, 1 dB let ripple through.
-/// It costs about 0.9 ms of CPU per second of audio (release build): under a tenth of a live `analyze`.
+/// On `accents.sh`'s songs (44.1 kHz, treble above 1723 Hz), the treble band on 256 points with `shortPastHops` 2
+/// (5.8 ms) and sensitivity 2 found every hat (F 0.95, against 0.85 on 1024 points) with the median decision 3 ms
+/// sooner; 512 points were as accurate but 1 ms slower. With each transform converting and comparing only its
+/// own bands' bins, the two cost what one long transform over all the bins did (fed as fast as read, 1.3–1.5 s
+/// of CPU per 1500 s of audio either way); the FFTs are about two thirds of it.
 public final class OnsetDetector {
     /// The onset function's threshold above its recent mean, dB (see above).
     static let thresholdDB: Float = 2
-    /// Hops back whose spectra a bin must rise above.
-    static let pastHops = 4
+    /// Hops back whose spectra a bin must rise above, in the long and the short window.
+    static let longPastHops = 4
+    static let shortPastHops = 2
+    /// A band whose lower edge is at or above this is measured in the short window: 1 kHz spans five of its
+    /// 172–188 Hz bins.
+    static let shortWindowLowestHz = 1000.0
+    /// The dB floor (power, `SpectralFlux`) of the bands in the long window other than the lowest. At −90 dB a
+    /// chord fading in from silence made a mid onset in its first 11 ms, where every bin rises by many dB over the
+    /// silence before it; at −70 dB it made none, and on `accents.sh` mid onset F rose from 0.77 to 0.79. The bass
+    /// band keeps −90 dB: at −70 a lone click (0.9 then −0.5, which cancel to 0.4 at low frequencies) stayed under
+    /// the floor a hop longer. So does the short window: its hats lost recall at −70 dB (F 0.95 → 0.93).
+    static let raisedFloorPower: Float = 1e-7
+    /// How far over the silence threshold a sound starting from silence must be to make an onset in the long
+    /// window (see above).
+    static let abruptStartDB = 10.0
     /// Length of the threshold's running mean, seconds.
     static let meanSeconds = 0.25
     /// Shortest time between two onsets of one band: faster than sixteenth notes at 180 bpm (83 ms), yet one hit's
@@ -41,30 +61,21 @@ public final class OnsetDetector {
     static let minimumGap = 0.05
     /// The onset function (dB of mean rise) at which strength reaches 1 − 1/e: 3 dB is a clear hit over a bed.
     static let strengthScaleDB: Float = 3
-    /// Power floor in the dB spectrum (relative to a full-scale sine), so silent bins don't swing by many dB.
-    static let floorPower: Float = 1e-9
 
     public let sampleRate: Int
-    /// Window length and hop, samples.
+    /// The long window's length, the short one's, and the hop, samples.
     public let size: Int
+    public let shortSize: Int
     public let hop: Int
-    private let fft: RealFFT
-    private let window: HannWindow
+    private let long: SpectralFlux
+    private let short: SpectralFlux
     private var history: SampleHistory
-    private let powerScale: Float
     private var silenceThresholdDBFS: Double
     private var sensitivities: [Float]
-
-    /// Per band: the bins it covers, lower inclusive, upper exclusive.
-    private var bandBins: [Range<Int>] = []
-    /// The bins any band covers, plus one each side for the neighbour maximum.
-    private var binSpan: Range<Int> = 0..<0
-    /// This hop's dB spectrum, and each bin's rise over its past.
-    private var levels: [Float]
-    private var rises: [Float]
-    /// The last `pastHops` hops' neighbour-maximum spectra, a ring of `pastHops` rows of `binCount`.
-    private var past: [Float]
-    private var pastRow = 0
+    /// Per band: whether it is measured in the short window.
+    private var isShort: [Bool] = []
+    /// This hop's onset function per band.
+    private var values: [Float]
     /// Per band: the onset function's recent values (a ring of `meanLength`), their sum, the previous value and
     /// the last onset's time.
     private let meanLength: Int
@@ -75,9 +86,12 @@ public final class OnsetDetector {
     private var lastOnsets: [Double]
     /// Samples still to take before the next hop.
     private var untilHop: Int
-    /// Σ x² of each hop in the window (a ring), for the silence gate.
+    /// Σ x² of each hop in the long window (a ring), for the silence gate.
     private var hopSquares: [Float]
     private var hopSquaresIndex = 0
+    /// Whether the window was sounding on each of the last `longPastHops` hops (a ring; the oldest is next).
+    private var wasSounding: [Bool]
+    private var wasSoundingIndex = 0
 
     public init(sampleRate: Int, bands: BandsSettings, accents: AccentSettings, silenceThresholdDBFS: Double) {
         self.sampleRate = max(1, sampleRate)
@@ -85,17 +99,13 @@ public final class OnsetDetector {
         while Double(length) < Double(self.sampleRate) * 0.020 { length *= 2 }
         size = length
         hop = length / 8
-        fft = RealFFT(size: length)
-        window = HannWindow(size: length)
+        shortSize = length / 4
+        long = SpectralFlux(size: length, pastHops: Self.longPastHops)
+        short = SpectralFlux(size: shortSize, pastHops: Self.shortPastHops)
         history = SampleHistory(capacity: length)
-        // As `BandEnergyMeter`: a sine of peak A gives A²/2 in its bin.
-        powerScale = Float(2 / (Double(length) * window.sumOfSquares))
         self.silenceThresholdDBFS = silenceThresholdDBFS
         sensitivities = Band.allCases.map { Float(accents[$0].sensitivity) }
-        let floorDB = FastDecibels.of(Self.floorPower)
-        levels = [Float](repeating: floorDB, count: fft.binCount)
-        rises = [Float](repeating: 0, count: fft.binCount)
-        past = [Float](repeating: floorDB, count: Self.pastHops * fft.binCount)
+        values = Band.allCases.map { _ in 0 }
         meanLength = max(1, Int(Self.meanSeconds * Double(self.sampleRate) / Double(length / 8)))
         recent = [Float](repeating: 0, count: meanLength * Band.allCases.count)
         recentSums = Band.allCases.map { _ in 0 }
@@ -103,21 +113,23 @@ public final class OnsetDetector {
         lastOnsets = Band.allCases.map { _ in -Double.infinity }
         untilHop = length / 8
         hopSquares = [Float](repeating: 0, count: 8)
+        wasSounding = [Bool](repeating: false, count: Self.longPastHops)
         setBands(bands)
     }
 
     public func setBands(_ bands: BandsSettings) {
-        let binWidth = Double(sampleRate) / Double(size)
-        let last = fft.binCount - 1
-        bandBins = Band.allCases.map { band in
-            let range = bands[band].range
-            let lower = min(last, max(1, Int((range.lower / binWidth).rounded(.up))))
-            let upper = min(fft.binCount, max(lower + 1, Int((range.upper / binWidth).rounded(.up))))
-            return lower..<upper
-        }
-        let lower = max(0, (bandBins.map(\.lowerBound).min() ?? 1) - 1)
-        let upper = min(fft.binCount, (bandBins.map(\.upperBound).max() ?? 1) + 1)
-        binSpan = lower..<upper
+        let lowest = SpectralFlux.lowestFloorPower
+        isShort = Band.allCases.map { bands[$0].range.lower >= Self.shortWindowLowestHz }
+        long.setBands(
+            Band.allCases.enumerated().map { index, band in
+                isShort[index] ? nil : (bands[band].range, band == .bass ? lowest : Self.raisedFloorPower)
+            },
+            sampleRate: sampleRate
+        )
+        short.setBands(
+            Band.allCases.enumerated().map { index, band in isShort[index] ? (bands[band].range, lowest) : nil },
+            sampleRate: sampleRate
+        )
     }
 
     public func setAccents(_ accents: AccentSettings, silenceThresholdDBFS: Double) {
@@ -142,130 +154,37 @@ public final class OnsetDetector {
     }
 
     private func decide(time: Double, into onsets: inout [Onset]) {
-        let meanSquare = transform()
-        let sounding = Double(FastDecibels.of(max(meanSquare, 1e-20))) >= silenceThresholdDBFS
-        let bins = fft.binCount
-        let span = binSpan
-        // Raw pointers: this runs some 375 times a second, and checked indexing cost more than the arithmetic.
-        levels.withUnsafeMutableBufferPointer { levels in
-            past.withUnsafeMutableBufferPointer { past in
-                rises.withUnsafeMutableBufferPointer { rises in
-                    let (level, history, rise) = (levels.baseAddress!, past.baseAddress!, rises.baseAddress!)
-                    Self.rises(level: level, history: history, bins: bins, span: span, into: rise)
-                    // This hop's neighbour maximum replaces the oldest row.
-                    Self.neighbourMaximum(level: level, bins: bins, span: span, into: history + pastRow * bins)
-                }
-            }
+        let level = Double(FastDecibels.of(max(windowMeanSquare(), 1e-20)))
+        let sounding = level >= silenceThresholdDBFS
+        let settled = wasSounding[wasSoundingIndex] || level >= silenceThresholdDBFS + Self.abruptStartDB
+        wasSounding[wasSoundingIndex] = sounding
+        wasSoundingIndex = (wasSoundingIndex + 1) % wasSounding.count
+        long.measure(history, into: &values)
+        short.measure(history, into: &values)
+        for band in 0..<values.count {
+            let mayDecide = sounding && (settled || isShort[band])
+            pick(band: band, value: values[band], time: time, mayDecide: mayDecide, into: &onsets)
         }
-        for band in 0..<bandBins.count {
-            let range = bandBins[band]
-            let total = rises.withUnsafeBufferPointer { rises in
-                var sum: Float = 0
-                for bin in range { sum += rises[bin] }
-                return sum
-            }
-            pick(band: band, value: total / Float(range.count), time: time, sounding: sounding, into: &onsets)
-        }
-        pastRow = (pastRow + 1) % Self.pastHops
         recentIndex = (recentIndex + 1) % meanLength
     }
 
-    /// Each bin's rise in dB over the highest of the past rows, eight bins at a time.
-    private static func rises(
-        level: UnsafePointer<Float>, history: UnsafePointer<Float>, bins: Int, span: Range<Int>, into rise: UnsafeMutablePointer<Float>
-    ) {
-        var bin = span.lowerBound
-        while bin + 8 <= span.upperBound {
-            var reference = load(history + bin)
-            for row in 1..<pastHops { reference = larger(reference, load(history + row * bins + bin)) }
-            store(larger(load(level + bin) - reference, .zero), rise + bin)
-            bin += 8
-        }
-        while bin < span.upperBound {
-            var reference = history[bin]
-            for row in 1..<pastHops { reference = max(reference, history[row * bins + bin]) }
-            rise[bin] = max(0, level[bin] - reference)
-            bin += 1
-        }
-    }
-
-    /// The highest of each bin and its two neighbours (a bin at the edge has one).
-    private static func neighbourMaximum(
-        level: UnsafePointer<Float>, bins: Int, span: Range<Int>, into row: UnsafeMutablePointer<Float>
-    ) {
-        func scalar(_ bin: Int) {
-            let left = bin > 0 ? level[bin - 1] : level[bin]
-            let right = bin + 1 < bins ? level[bin + 1] : level[bin]
-            row[bin] = max(level[bin], max(left, right))
-        }
-        var bin = span.lowerBound
-        while bin < span.upperBound, bin == 0 { scalar(bin); bin += 1 }
-        while bin + 8 <= span.upperBound, bin + 9 <= bins {
-            store(larger(load(level + bin), larger(load(level + bin - 1), load(level + bin + 1))), row + bin)
-            bin += 8
-        }
-        while bin < span.upperBound { scalar(bin); bin += 1 }
-    }
-
-    /// Lane by lane the larger, as a compare and a blend (the library's `pointwiseMax` goes lane by lane).
-    @inline(__always)
-    private static func larger(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> {
-        a.replacing(with: b, where: a .< b)
-    }
-
-    @inline(__always)
-    private static func load(_ pointer: UnsafePointer<Float>) -> SIMD8<Float> {
-        UnsafeRawPointer(pointer).loadUnaligned(as: SIMD8<Float>.self)
-    }
-
-    @inline(__always)
-    private static func store(_ value: SIMD8<Float>, _ pointer: UnsafeMutablePointer<Float>) {
-        UnsafeMutableRawPointer(pointer).storeBytes(of: value, as: SIMD8<Float>.self)
-    }
-
-    /// Windows the newest samples, transforms them and fills `levels` (dB) over `binSpan`; returns their mean square.
-    private func transform() -> Float {
-        let input = fft.input
-        let size = size
-        window.coefficients.withUnsafeBufferPointer { window in
-            history.withNewest(size) { samples in
-                for n in 0..<size { input[n] = samples[n] * window[n] }
-            }
-        }
-        // The window's mean square from the last hops' sums: each hop's samples are summed once, not once a hop
-        // for as long as they stay in the window.
+    /// The long window's mean square from the last hops' sums: each hop's samples are summed once, not once a hop
+    /// for as long as they stay in the window.
+    private func windowMeanSquare() -> Float {
         let newest = history.withNewest(hop) { LevelAnalyzer.sumOfSquares(UnsafeBufferPointer(start: $0, count: hop)) }
         hopSquares[hopSquaresIndex] = newest
         hopSquaresIndex = (hopSquaresIndex + 1) % hopSquares.count
         var squares: Float = 0
         for value in hopSquares { squares += value }
-        fft.execute()
-        let (scale, floor, span) = (SIMD8<Float>(repeating: powerScale), SIMD8<Float>(repeating: Self.floorPower), binSpan)
-        levels.withUnsafeMutableBufferPointer { levels in
-            // The transform's output is interleaved (re, im): sixteen floats hold eight bins.
-            let spectrum = UnsafeRawPointer(fft.output)
-            var bin = span.lowerBound
-            while bin + 8 <= span.upperBound {
-                let pairs = spectrum.loadUnaligned(fromByteOffset: bin * 8, as: SIMD16<Float>.self)
-                let power = pairs.evenHalf * pairs.evenHalf + pairs.oddHalf * pairs.oddHalf
-                let decibels = FastDecibels.of(power * scale + floor)
-                UnsafeMutableRawPointer(levels.baseAddress! + bin).storeBytes(of: decibels, as: SIMD8<Float>.self)
-                bin += 8
-            }
-            while bin < span.upperBound {
-                levels[bin] = FastDecibels.of(fft.power(bin) * powerScale + Self.floorPower)
-                bin += 1
-            }
-        }
         return squares / Float(size)
     }
 
-    private func pick(band: Int, value: Float, time: Double, sounding: Bool, into onsets: inout [Onset]) {
+    private func pick(band: Int, value: Float, time: Double, mayDecide: Bool, into onsets: inout [Onset]) {
         let slot = band * meanLength + recentIndex
         let mean = Float(recentSums[band] / Double(meanLength))
         let threshold = (mean + Self.thresholdDB) / max(sensitivities[band], 1e-3)
         let previous = previousValues[band]
-        if sounding, value >= threshold, previous < threshold, time - lastOnsets[band] >= Self.minimumGap - 1e-9 {
+        if mayDecide, value >= threshold, previous < threshold, time - lastOnsets[band] >= Self.minimumGap - 1e-9 {
             lastOnsets[band] = time
             onsets.append(Onset(time: time, band: Band.allCases[band], strength: 1 - exp(-value / Self.strengthScaleDB)))
         }

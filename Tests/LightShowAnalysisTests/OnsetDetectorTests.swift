@@ -25,7 +25,7 @@ import TestSupport
 
     @Test func aShortWindowOnAFineHop() {
         let detector = OnsetDetector(sampleRate: rate, bands: BandsSettings(), accents: AccentSettings(), silenceThresholdDBFS: -60)
-        #expect(detector.size == 1024 && detector.hop == 128)
+        #expect(detector.size == 1024 && detector.shortSize == 256 && detector.hop == 128)
     }
 
     /// The end of the hop a sample at `time` falls in.
@@ -112,8 +112,8 @@ import TestSupport
         let signal = AccentSignals.pattern(seconds: 3).samples
         var keen = AccentSettings(), dull = AccentSettings()
         for band in Band.allCases {
-            keen[band].sensitivity = 3
-            dull[band].sensitivity = 0.2
+            keen[band].sensitivity *= 3
+            dull[band].sensitivity *= 0.2
         }
         let normal = onsets(signal).count
         #expect(onsets(signal, accents: keen).count > normal)

@@ -85,7 +85,7 @@ import TestSupport
         c.accents.headroom = 0.3
         for band in Band.allCases {
             c.accents[band].strength = 0.5
-            c.accents[band].sensitivity = 2
+            c.accents[band].sensitivity = 3
             c.accents[band].decayMilliseconds = 1
         }
         c.output.delayMilliseconds = 1

@@ -15,12 +15,35 @@ import Testing
         #expect(lit.levels.bass == 1)
         // The envelope is shown below full by the headroom (0.15 by default).
         #expect(abs(lit.levels.mid - 0.3 * 0.85) < 1e-6 && lit.accent.mid == 0)
-        // One decay later (150 ms for bass) the accent is at 1/e; the level is the larger of the two.
-        let later = accents.process(envelope: BandLevels(bass: 0.2), onsets: [], time: 1.15, gateOpen: true)
+        // One hold and one decay later (150 ms for bass) the accent is at 1/e; the level is the larger of the two.
+        let later = accents.process(
+            envelope: BandLevels(bass: 0.2), onsets: [], time: 1.15 + AccentProcessor.hold, gateOpen: true
+        )
         #expect(abs(Double(later.accent.bass) - exp(-1)) < 1e-4)
         #expect(later.levels.bass == later.accent.bass)
         let envelopeAbove = accents.process(envelope: BandLevels(bass: 0.9), onsets: [], time: 1.2, gateOpen: true)
         #expect(abs(envelopeAbove.levels.bass - 0.9 * 0.85) < 1e-6)
+    }
+
+    /// An onset between two frames at 60 fps is shown at its full peak on the next frame: the light must be seen to
+    /// rise however early in the frame the onset lands.
+    @Test func theFirstFrameAfterAnOnsetShowsItsWholeRise() {
+        var settings = AccentSettings()
+        settings.treble.strength = 1
+        var accents = AccentProcessor(settings: settings)
+        let envelope = BandLevels(bass: 0.7, mid: 0.7, treble: 0.7)
+        let frame = 1.0 / 60
+        let before = accents.process(envelope: envelope, onsets: [], time: 1, gateOpen: true).levels.treble
+        // A treble onset (60 ms decay) at strength 0.5 just after the frame at 1 s, shown 15.7 ms later.
+        let shown = accents.process(
+            envelope: envelope, onsets: [onset(1.001, .treble, 0.5)], time: 1 + frame, gateOpen: true
+        ).levels.treble
+        let peak = Double(before) + 0.5 * (1 - Double(before))
+        #expect(abs(Double(shown) - peak) < 1e-5)
+        // Held for `hold` after the onset, then falling over the decay.
+        let next = accents.process(envelope: envelope, onsets: [], time: 1 + 2 * frame, gateOpen: true).levels.treble
+        let fallen = 1 + 2 * frame - 1.001 - AccentProcessor.hold
+        #expect(abs(Double(next) - peak * exp(-fallen / 0.06)) < 1e-5)
     }
 
     /// A light held at full by a loud passage still rises by the headroom on an onset; with no headroom it
@@ -53,6 +76,25 @@ import Testing
         #expect(abs(result.accent.mid - 0.6) < 1e-6)
     }
 
+    /// A weak onset still lifts its light visibly: by `minimumLift`, or to full when that is closer; a band at
+    /// strength 0 has no accents at all.
+    @Test func aWeakOnsetStillLiftsTheLightVisibly() {
+        var settings = AccentSettings()
+        settings.headroom = 0
+        settings.treble.strength = 0
+        var accents = AccentProcessor(settings: settings)
+        let lit = accents.process(
+            envelope: BandLevels(bass: 0.5, mid: 0.95, treble: 0.5),
+            onsets: [onset(1, .bass, 0.05), onset(1, .mid, 0.05), onset(1, .treble, 1)], time: 1, gateOpen: true
+        )
+        #expect(abs(Double(lit.levels.bass) - (0.5 + AccentProcessor.minimumLift)) < 1e-6)
+        #expect(lit.levels.mid == 1)
+        #expect(lit.accent.treble == 0 && lit.levels.treble == 0.5)
+        // A strong onset lifts by its strength as before: 0.5 of the way from 0.5.
+        let strong = accents.process(envelope: BandLevels(bass: 0.2), onsets: [onset(2, .bass, 0.5)], time: 2, gateOpen: true)
+        #expect(abs(strong.accent.bass - 0.6) < 1e-6)
+    }
+
     @Test func trebleFallsFasterThanBass() {
         var accents = AccentProcessor(settings: AccentSettings())
         _ = accents.process(envelope: .zero, onsets: [onset(0, .bass), onset(0, .treble)], time: 0, gateOpen: true)
@@ -76,6 +118,7 @@ import Testing
     func fullContrastFlashesStayAtTheLimit(limit: Int) {
         var settings = AccentSettings()
         settings.maxFlashesPerSecond = limit
+        settings.treble.strength = 1
         var accents = AccentProcessor(settings: settings)
         let blue = accents.contrasts[2]
         var flashes: [Double] = []
@@ -111,6 +154,7 @@ import Testing
     @Test func noFlashesAtAllWhenTheLimitIsZero() {
         var settings = AccentSettings()
         settings.maxFlashesPerSecond = 0
+        settings.mid.strength = 1
         var accents = AccentProcessor(settings: settings)
         let lit = accents.process(envelope: .zero, onsets: [onset(0, .mid)], time: 0, gateOpen: true)
         let green = accents.contrasts[1]
@@ -122,6 +166,7 @@ import Testing
     @Test func lowContrastLiftsDontCountAgainstTheLimit() {
         var settings = AccentSettings()
         settings.maxFlashesPerSecond = 1
+        settings.treble.strength = 1
         var accents = AccentProcessor(settings: settings)
         // Strength 0.3 from dark: blue at 0.3 alpha changes luminance by 0.03.
         _ = accents.process(envelope: .zero, onsets: [onset(0, .treble, 0.3)], time: 0, gateOpen: true)
@@ -134,6 +179,7 @@ import Testing
     @Test func theBandsColourAndTheBackgroundDecideTheLowContrastLift() {
         var settings = AccentSettings()
         settings.maxFlashesPerSecond = 0
+        settings.treble.strength = 1
         var bands = BandsSettings()
         bands.treble.color = .white
         var background = BackgroundSettings()

@@ -1,0 +1,195 @@
+import LightShowCore
+
+/// One window length of `OnsetDetector`'s onset function, SuperFlux (Böck & Widmer 2013) on the bands given to it.
+///
+/// Each hop: a Hann window over the newest `size` samples, its power spectrum in dB; the value of a band is the
+/// mean over its bins of how far each bin rose above the highest of its neighbours (±1 bin) over the last
+/// `pastHops` hops. The neighbour maximum lets vibrato glide between bins without counting as a rise; the maximum
+/// over past hops keeps a low note's ripple in a short window from counting. The dB scale makes the function the
+/// same for a quiet song and a loud one. Only the bins of its bands are converted and compared, and a transform
+/// with no band does nothing.
+final class SpectralFlux {
+    /// The lowest floor a band may have, and where bins start.
+    static let lowestFloorPower: Float = 1e-9
+
+    let size: Int
+    let pastHops: Int
+    private let fft: RealFFT
+    private let window: HannWindow
+    private let powerScale: Float
+    /// Per bin: the power added before the dB (relative to a full-scale sine), so silent bins don't swing by many
+    /// dB: the λ of SuperFlux's log(1 + λ·|X|), in effect. Each band sets its own bins'.
+    private var floors: [Float]
+    /// Per band (in `Band.allCases` order): the bins it covers, or nil when another transform measures it.
+    private var bandBins: [Range<Int>?]
+    /// The bins any of its bands covers, plus one each side for the neighbour maximum.
+    private var binSpan: Range<Int> = 0..<0
+    /// This hop's dB spectrum, and each bin's rise over its past.
+    private var levels: [Float]
+    private var rises: [Float]
+    /// The last `pastHops` hops' neighbour-maximum spectra, a ring of `pastHops` rows of `binCount`.
+    private var past: [Float]
+    private var pastRow = 0
+
+    init(size: Int, pastHops: Int) {
+        self.size = size
+        self.pastHops = max(1, pastHops)
+        fft = RealFFT(size: size)
+        window = HannWindow(size: size)
+        // As `BandEnergyMeter`: a sine of peak A gives A²/2 in its bin.
+        powerScale = Float(2 / (Double(size) * window.sumOfSquares))
+        let floorDB = FastDecibels.of(Self.lowestFloorPower)
+        floors = [Float](repeating: Self.lowestFloorPower, count: fft.binCount)
+        levels = [Float](repeating: floorDB, count: fft.binCount)
+        rises = [Float](repeating: 0, count: fft.binCount)
+        past = [Float](repeating: floorDB, count: self.pastHops * fft.binCount)
+        bandBins = Band.allCases.map { _ in nil }
+    }
+
+    /// The bands this transform measures, in `Band.allCases` order: each one's range and dB floor (power), nil
+    /// for the others.
+    func setBands(_ bands: [(range: FrequencyRange, floorPower: Float)?], sampleRate: Int) {
+        let binWidth = Double(sampleRate) / Double(size)
+        let last = fft.binCount - 1
+        bandBins = bands.map { band in
+            band.map { band in
+                let lower = min(last, max(1, Int((band.range.lower / binWidth).rounded(.up))))
+                let upper = min(fft.binCount, max(lower + 1, Int((band.range.upper / binWidth).rounded(.up))))
+                return lower..<upper
+            }
+        }
+        let used = bandBins.compactMap(\.self)
+        guard let lowest = used.map(\.lowerBound).min(), let highest = used.map(\.upperBound).max() else {
+            binSpan = 0..<0
+            return
+        }
+        binSpan = max(0, lowest - 1)..<min(fft.binCount, highest + 1)
+        // Each band's bins get its floor, the span's edge bins their neighbour's; no past level lies below a floor.
+        for (range, band) in zip(bandBins, bands) {
+            guard let range, let band else { continue }
+            for bin in range { floors[bin] = band.floorPower }
+        }
+        floors[binSpan.lowerBound] = floors[min(binSpan.lowerBound + 1, binSpan.upperBound - 1)]
+        floors[binSpan.upperBound - 1] = floors[max(binSpan.upperBound - 2, binSpan.lowerBound)]
+        let bins = fft.binCount
+        for bin in binSpan {
+            let floorDB = FastDecibels.of(floors[bin])
+            for row in 0..<pastHops { past[row * bins + bin] = max(past[row * bins + bin], floorDB) }
+        }
+    }
+
+    /// Transforms the newest `size` samples of `history` and writes the onset function of each of its bands into
+    /// `values` (indexed as `Band.allCases`); the other bands' entries are left alone.
+    func measure(_ history: SampleHistory, into values: inout [Float]) {
+        guard !binSpan.isEmpty else { return }
+        transform(history)
+        let bins = fft.binCount
+        let span = binSpan
+        // Raw pointers: this runs some 375 times a second, and checked indexing cost more than the arithmetic.
+        levels.withUnsafeMutableBufferPointer { levels in
+            past.withUnsafeMutableBufferPointer { past in
+                rises.withUnsafeMutableBufferPointer { rises in
+                    let (level, history, rise) = (levels.baseAddress!, past.baseAddress!, rises.baseAddress!)
+                    Self.rises(level: level, history: history, rows: pastHops, bins: bins, span: span, into: rise)
+                    // This hop's neighbour maximum replaces the oldest row.
+                    Self.neighbourMaximum(level: level, bins: bins, span: span, into: history + pastRow * bins)
+                }
+            }
+        }
+        for (band, range) in bandBins.enumerated() {
+            guard let range else { continue }
+            let total = rises.withUnsafeBufferPointer { rises in
+                var sum: Float = 0
+                for bin in range { sum += rises[bin] }
+                return sum
+            }
+            values[band] = total / Float(range.count)
+        }
+        pastRow = (pastRow + 1) % pastHops
+    }
+
+    /// Windows the newest samples, transforms them and fills `levels` (dB) over `binSpan`.
+    private func transform(_ history: SampleHistory) {
+        let input = fft.input
+        let size = size
+        window.coefficients.withUnsafeBufferPointer { window in
+            history.withNewest(size) { samples in
+                for n in 0..<size { input[n] = samples[n] * window[n] }
+            }
+        }
+        fft.execute()
+        let (scale, span) = (SIMD8<Float>(repeating: powerScale), binSpan)
+        levels.withUnsafeMutableBufferPointer { levels in
+            floors.withUnsafeBufferPointer { floors in
+                // The transform's output is interleaved (re, im): sixteen floats hold eight bins.
+                let spectrum = UnsafeRawPointer(fft.output)
+                var bin = span.lowerBound
+                while bin + 8 <= span.upperBound {
+                    let pairs = spectrum.loadUnaligned(fromByteOffset: bin * 8, as: SIMD16<Float>.self)
+                    let power = pairs.evenHalf * pairs.evenHalf + pairs.oddHalf * pairs.oddHalf
+                    let decibels = FastDecibels.of(power * scale + Self.load(floors.baseAddress! + bin))
+                    UnsafeMutableRawPointer(levels.baseAddress! + bin).storeBytes(of: decibels, as: SIMD8<Float>.self)
+                    bin += 8
+                }
+                while bin < span.upperBound {
+                    levels[bin] = FastDecibels.of(fft.power(bin) * powerScale + floors[bin])
+                    bin += 1
+                }
+            }
+        }
+    }
+
+    /// Each bin's rise in dB over the highest of the past rows, eight bins at a time.
+    private static func rises(
+        level: UnsafePointer<Float>, history: UnsafePointer<Float>, rows: Int, bins: Int, span: Range<Int>,
+        into rise: UnsafeMutablePointer<Float>
+    ) {
+        var bin = span.lowerBound
+        while bin + 8 <= span.upperBound {
+            var reference = load(history + bin)
+            for row in 1..<rows { reference = larger(reference, load(history + row * bins + bin)) }
+            store(larger(load(level + bin) - reference, .zero), rise + bin)
+            bin += 8
+        }
+        while bin < span.upperBound {
+            var reference = history[bin]
+            for row in 1..<rows { reference = max(reference, history[row * bins + bin]) }
+            rise[bin] = max(0, level[bin] - reference)
+            bin += 1
+        }
+    }
+
+    /// The highest of each bin and its two neighbours (a bin at the edge has one).
+    private static func neighbourMaximum(
+        level: UnsafePointer<Float>, bins: Int, span: Range<Int>, into row: UnsafeMutablePointer<Float>
+    ) {
+        func scalar(_ bin: Int) {
+            let left = bin > 0 ? level[bin - 1] : level[bin]
+            let right = bin + 1 < bins ? level[bin + 1] : level[bin]
+            row[bin] = max(level[bin], max(left, right))
+        }
+        var bin = span.lowerBound
+        while bin < span.upperBound, bin == 0 { scalar(bin); bin += 1 }
+        while bin + 8 <= span.upperBound, bin + 9 <= bins {
+            store(larger(load(level + bin), larger(load(level + bin - 1), load(level + bin + 1))), row + bin)
+            bin += 8
+        }
+        while bin < span.upperBound { scalar(bin); bin += 1 }
+    }
+
+    /// Lane by lane the larger, as a compare and a blend (the library's `pointwiseMax` goes lane by lane).
+    @inline(__always)
+    private static func larger(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> {
+        a.replacing(with: b, where: a .< b)
+    }
+
+    @inline(__always)
+    private static func load(_ pointer: UnsafePointer<Float>) -> SIMD8<Float> {
+        UnsafeRawPointer(pointer).loadUnaligned(as: SIMD8<Float>.self)
+    }
+
+    @inline(__always)
+    private static func store(_ value: SIMD8<Float>, _ pointer: UnsafeMutablePointer<Float>) {
+        UnsafeMutableRawPointer(pointer).storeBytes(of: value, as: SIMD8<Float>.self)
+    }
+}
