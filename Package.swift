@@ -182,6 +182,8 @@ let package = Package(
         .testTarget(name: "LightShowLightsTests", dependencies: ["LightShowLights", "LightShowSystem", "TestSupport"]),
         .testTarget(name: "LightShowDaemonTests", dependencies: ["LightShowDaemon", "LightShowEngine", "LightShowAudio", "LightShowNowPlaying", "LightShowSystem", "LightShowControl", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         // Discovery payloads, commands and the latest-value store; the connection against a real mosquitto.
+        // The web server's pure request decisions.
+        .testTarget(name: "LightShowWebTests", dependencies: ["LightShowWeb", "LightShowControl"]),
         .testTarget(name: "LightShowMQTTTests", dependencies: ["LightShowMQTT", "LightShowControl", "LightShowSystem", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         // Runs the built `lightshow` executable end to end.
         .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "LightShowControl", "LightShowMQTT", "LightShowSystem"]),

@@ -7,12 +7,12 @@ import NIOCore
 /// handler and the same reply JSON as the control socket.
 struct WebResponder: HTTPResponder {
     typealias Context = BasicRequestContext
-    let policy: WebRequestPolicy
+    let policy: PolicyBox
     let routes: WebServer.Routes
     let maxBodyBytes: Int
 
     func respond(to request: Request, context: Context) async throws -> Response {
-        let decision = policy.decide(WebRequestPolicy.Request(
+        let decision = policy.current.decide(WebRequestPolicy.Request(
             method: request.method.rawValue, target: request.head.path ?? "/", host: request.head.authority,
             origin: request.headers[.origin], authorization: request.headers[.authorization],
             upgradesToWebSocket: request.headers[.upgrade]?.lowercased() == "websocket"

@@ -51,6 +51,8 @@ public final class WebServer: Sendable {
     let routes: Routes
     let logger: Logger
     let connections: ConnectionCounter
+    /// The request policy for the port actually bound (with port 0 it is known only once bound).
+    let policy: PolicyBox
     private let running = Mutex<Running?>(nil)
 
     private struct Running {
@@ -66,6 +68,7 @@ public final class WebServer: Sendable {
         self.routes = routes
         self.logger = logger
         connections = ConnectionCounter(limit: options.limits.maxConnections)
+        policy = PolicyBox(WebRequestPolicy(listenHost: options.host, port: options.port, extraHosts: options.extraHosts, token: options.token))
     }
 
     /// The port bound, once started.
@@ -80,10 +83,14 @@ public final class WebServer: Sendable {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let (bound, reporter) = AsyncStream.makeStream(of: Result<Int, any Error>.self, bufferingPolicy: .bufferingNewest(1))
         let application = Application(
-            responder: WebResponder(policy: policy(port: options.port), routes: routes, maxBodyBytes: options.limits.maxBodyBytes),
+            responder: WebResponder(policy: policy, routes: routes, maxBodyBytes: options.limits.maxBodyBytes),
             server: serverBuilder(),
             configuration: ApplicationConfiguration(address: .hostname(options.host, port: options.port), serverName: nil),
-            onServerRunning: { channel in reporter.yield(.success(channel.localAddress?.port ?? 0)) },
+            onServerRunning: { [options, policy] channel in
+                let port = channel.localAddress?.port ?? options.port
+                policy.set(WebRequestPolicy(listenHost: options.host, port: port, extraHosts: options.extraHosts, token: options.token))
+                reporter.yield(.success(port))
+            },
             eventLoopGroupProvider: .shared(group),
             logger: logger
         )
@@ -122,12 +129,6 @@ public final class WebServer: Sendable {
         try? await current.group.shutdownGracefully()
     }
 
-    /// The policy for the port actually bound: with port 0 the real one is known only once bound, so the
-    /// gate reads it then.
-    private func policy(port: Int) -> WebRequestPolicy {
-        WebRequestPolicy(listenHost: options.host, port: port, extraHosts: options.extraHosts, token: options.token)
-    }
-
     private func serverBuilder() -> HTTPServerBuilder {
         let limits = options.limits
         let events = routes.events
@@ -143,10 +144,10 @@ public final class WebServer: Sendable {
                 origin: head.headerFields[.origin], authorization: head.headerFields[.authorization],
                 upgradesToWebSocket: true
             )
-            return try? policy(port: port ?? options.port).decide(request).get()
+            return try? policy.current.decide(request).get()
         }
         let makeGate: @Sendable () -> RequestGate = { [self] in
-            RequestGate(policy: policy(port: port ?? options.port), limits: limits, connections: connections)
+            RequestGate(policy: policy.current, limits: limits, connections: connections)
         }
         return HTTPServerBuilder { responder in
             GuardedWebChannel(
@@ -171,5 +172,20 @@ public enum WebServerError: Error, CustomStringConvertible {
         switch self {
         case .stoppedBeforeListening: "the web server stopped before it listened"
         }
+    }
+}
+
+/// The request policy, replaced once the port is bound.
+final class PolicyBox: Sendable {
+    private let policy: Mutex<WebRequestPolicy>
+
+    init(_ policy: WebRequestPolicy) {
+        self.policy = Mutex(policy)
+    }
+
+    var current: WebRequestPolicy { policy.withLock { $0 } }
+
+    func set(_ new: WebRequestPolicy) {
+        policy.withLock { $0 = new }
     }
 }
