@@ -105,7 +105,8 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // The control socket: newline-delimited JSON server, client, protocol, and the subscription viewers read.
+        // The control socket: newline-delimited JSON server, client, protocol, and the subscription viewers read; the
+        // pure decisions about HTTP requests that the web server adapts to it.
         .target(
             name: "LightShowControl",
             dependencies: [
@@ -182,8 +183,6 @@ let package = Package(
         .testTarget(name: "LightShowLightsTests", dependencies: ["LightShowLights", "LightShowSystem", "TestSupport"]),
         .testTarget(name: "LightShowDaemonTests", dependencies: ["LightShowDaemon", "LightShowEngine", "LightShowAudio", "LightShowNowPlaying", "LightShowSystem", "LightShowControl", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         // Discovery payloads, commands and the latest-value store; the connection against a real mosquitto.
-        // The web server's pure request decisions.
-        .testTarget(name: "LightShowWebTests", dependencies: ["LightShowWeb", "LightShowControl"]),
         .testTarget(name: "LightShowMQTTTests", dependencies: ["LightShowMQTT", "LightShowControl", "LightShowSystem", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         // Runs the built `lightshow` executable end to end.
         .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "LightShowControl", "LightShowMQTT", "LightShowSystem"]),
@@ -200,6 +199,7 @@ var fuzzTargets: [Target] {
         ("FuzzPCM", ["LightShowAudio", "LightShowCore"]),
         ("FuzzAudioFile", ["LightShowAudio", "LightShowCore"]),
         ("FuzzKeys", ["LightShowTerminal"]),
+        ("FuzzWeb", ["LightShowControl"]),
     ]
     return [
         .target(name: "CFuzzer", path: "Tests/Fuzz/CFuzzer"),

@@ -1,3 +1,4 @@
+import LightShowControl
 import LightShowCore
 import NIOCore
 import NIOHTTP1

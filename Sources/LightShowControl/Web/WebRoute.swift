@@ -1,5 +1,3 @@
-public import LightShowControl
-
 /// What a request asks for, once `WebRequestPolicy` let it through.
 public enum WebRoute: Equatable, Sendable {
     /// `GET /` (and `HEAD /`): the page.

@@ -1,4 +1,3 @@
-public import LightShowControl
 import LightShowCore
 
 /// Every decision about a request that needs no I/O: the route for its method and target, and whether its `Host`,

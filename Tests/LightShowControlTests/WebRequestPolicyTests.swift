@@ -1,6 +1,5 @@
-import LightShowControl
 import Testing
-@testable import LightShowWeb
+@testable import LightShowControl
 
 /// The pure decisions about a request: route and method, `Host` (no DNS rebinding), `Origin` on what changes state,
 /// the token, the query, and the body's JSON.
