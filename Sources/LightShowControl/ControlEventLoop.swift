@@ -223,6 +223,8 @@ final class ControlEventLoop<Handler: ControlCommandHandler> {
     private func feed(_ connection: ControlConnection, now: Double) {
         guard var subscription = connection.subscription, connection.pendingOutput == 0 else { return }
         for line in subscription.take(latest, now: now) { connection.enqueue(line) }
+        let dropped = subscription.takeDropped()
+        if dropped > 0 { server.dropped.wrappingAdd(dropped, ordering: .relaxed) }
         connection.subscription = subscription
     }
 

@@ -139,6 +139,11 @@ public final class ControlServer<Handler: ControlCommandHandler>: Sendable {
     /// Told when `connectionCounts` change, on the loop's thread.
     public let countChanges = Announcer()
 
+    /// Frames subscribers dropped, summed over them (`ShowEventPacer.takeDropped`: turns a subscriber missed while
+    /// it had not taken the frame before; frames left out to keep its `fps` are not dropped).
+    public var droppedFrames: UInt64 { dropped.load(ordering: .relaxed) }
+    let dropped = Atomic<UInt64>(0)
+
     // MARK: - Used by the loop
 
     func wake() {

@@ -9,6 +9,8 @@ public final class ShowEventBoard: Sendable {
     public struct Event: Sendable, Equatable {
         public var sequence: UInt64
         public var line: [UInt8]
+        /// Frames posted so far, this one included (0 for a scene): how many a viewer skipped.
+        public var frameNumber: UInt64 = 0
     }
 
     /// The newest of each kind.
@@ -23,6 +25,7 @@ public final class ShowEventBoard: Sendable {
     private struct State {
         var latest = Latest()
         var sequence: UInt64 = 0
+        var frames: UInt64 = 0
         var listeners: [UInt64: Callback<Change, Void>] = [:]
         var nextListener: UInt64 = 1
     }
@@ -47,9 +50,12 @@ public final class ShowEventBoard: Sendable {
     private func post(_ line: [UInt8], as change: Change) {
         let listeners = state.withLock { state in
             state.sequence += 1
-            let event = Event(sequence: state.sequence, line: line)
+            var event = Event(sequence: state.sequence, line: line)
             switch change {
-            case .frame: state.latest.frame = event
+            case .frame:
+                state.frames += 1
+                event.frameNumber = state.frames
+                state.latest.frame = event
             case .scene: state.latest.scene = event
             }
             return Array(state.listeners.values)

@@ -12,10 +12,14 @@ struct FrameViewer {
     let events: ShowEventBoard
     let framesPerSecond: Double
     let stallSeconds: Double
+    /// Counts this viewer while it watches, and the frames it drops.
+    let tally: ViewerTally
     /// The viewer's connection, closed when it stalls.
     let channel: any Channel
 
     func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
+        tally.joined()
+        defer { tally.left() }
         let (bells, bell) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let due = DueTime()
         // Rung on the show's thread for every frame: a frame before this viewer's time wakes no one (with 60 frames a
@@ -56,6 +60,7 @@ struct FrameViewer {
                 try await outbound.write(.text(String(decoding: line.dropLast(), as: UTF8.self)))
                 writing.milliseconds.store(0, ordering: .relaxed)
             }
+            tally.add(dropped: pacer.takeDropped())
             due.seconds = pacer.nextDue
             // A frame not yet due waits for the next bell: a newer frame, or the reminder when the stream went quiet
             // (QuietStreamReminder). No timer of its own: with 100 viewers at 30 fps, a sleep per viewer cost the

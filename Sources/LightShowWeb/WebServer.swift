@@ -19,11 +19,17 @@ public final class WebServer: Sendable {
         public var events: ShowEventBoard
         /// The Prometheus text for `GET /metrics`.
         public var metrics: @Sendable () -> String
+        /// Where `/api/frames` viewers are counted.
+        public var viewers: ViewerTally
 
-        public init(handler: any ControlCommandHandler, events: ShowEventBoard, metrics: @escaping @Sendable () -> String) {
+        public init(
+            handler: any ControlCommandHandler, events: ShowEventBoard, metrics: @escaping @Sendable () -> String,
+            viewers: ViewerTally = ViewerTally()
+        ) {
             self.handler = handler
             self.events = events
             self.metrics = metrics
+            self.viewers = viewers
         }
     }
 
@@ -131,7 +137,7 @@ public final class WebServer: Sendable {
 
     private func serverBuilder() -> HTTPServerBuilder {
         let limits = options.limits
-        let events = routes.events
+        let (events, viewers) = (routes.events, routes.viewers)
         let configuration = HTTP1WebSocketUpgradeChannel.Configuration(
             http1: HTTP1Channel.Configuration(
                 httpDecoderConfiguration: .init(maxHeaderFieldSize: limits.maxHeaderBytes, maxHeaderListSize: limits.maxHeaderBytes, maxHeaderFieldCount: 100)
@@ -154,7 +160,8 @@ public final class WebServer: Sendable {
                 inner: HTTP1WebSocketUpgradeChannel(responder: responder, configuration: configuration) { head, channel, _ in
                     guard case .frames(let fps) = decide(head) else { return .dontUpgrade }
                     let viewer = FrameViewer(
-                        events: events, framesPerSecond: fps, stallSeconds: limits.requestTimeoutSeconds, channel: channel
+                        events: events, framesPerSecond: fps, stallSeconds: limits.requestTimeoutSeconds, tally: viewers,
+                        channel: channel
                     )
                     return .upgrade([:]) { inbound, outbound, _ in try await viewer.serve(inbound: inbound, outbound: outbound) }
                 },

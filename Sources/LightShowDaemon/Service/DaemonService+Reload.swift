@@ -51,6 +51,7 @@ extension DaemonService {
             new = try configurationSource.load { warnings.append($0) }
         } catch {
             logger.error("reload (\(caller)) failed; keeping the running configuration:\n\(error.description)")
+            metrics.reloaded(ok: false)
             return .failure(error.description)
         }
         for warning in warnings { logger.warning("\(warning)") }
@@ -66,6 +67,7 @@ extension DaemonService {
         } catch {
             if new.web != old.web { _ = applyWebWaiting(old.web) }
             logger.error("reload (\(caller)) failed; keeping the running configuration: \(error.message)")
+            metrics.reloaded(ok: false)
             return .failure(error.message)
         }
         let plan = adopt(new)
@@ -75,6 +77,7 @@ extension DaemonService {
         if plan.mqttWaitsForRestart {
             logger.warning("[mqtt] changes take effect when the daemon restarts")
         }
+        metrics.reloaded(ok: true)
         logger.info("reloaded (\(caller))\(plan.restartsInput ? "; reopening \(new.input.source)" : "")")
         return .success([
             "config": .string(configurationSource.file ?? "(built-in defaults)"),

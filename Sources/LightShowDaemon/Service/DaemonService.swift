@@ -35,7 +35,11 @@ public final class DaemonService: Service, Sendable {
     let reloads = ReloadQueue()
     /// Set once READY=1 went out: a reload before then (SIGHUP while a Pulse server is awaited) must not send it early.
     let isReady = Atomic(false)
-    private let connectionCounts = Mutex<Callback<Void, (clients: Int, subscribers: Int)>?>(nil)
+    private let connectionCounts = Mutex<Callback<Void, ControlCounts>?>(nil)
+    /// The control server's clients, subscribers among them, and the frames subscribers dropped.
+    typealias ControlCounts = (clients: Int, subscribers: Int, droppedFrames: UInt64)
+    /// What `/metrics` shows that isn't kept elsewhere.
+    public let metrics = DaemonMetrics()
     /// Holds frames back by `[output] delay` before subscribers get them (set once the control server runs).
     let subscriberDelay = Mutex<DelayedSink?>(nil)
     /// Tells subscribers the scene (set once the control server runs).
@@ -62,7 +66,7 @@ public final class DaemonService: Service, Sendable {
         self.configurationSource = configurationSource
         socketPath = try ControlSocketPath.resolve(configured: configuration.control.socket, environment: environment)
         state = DaemonState(configuration: configuration)
-        supervisor = CaptureSupervisor(state: state, framesPerSecond: framesPerSecond, logger: logger)
+        supervisor = CaptureSupervisor(state: state, framesPerSecond: framesPerSecond, metrics: metrics.engine, logger: logger)
         lights = try LightsOutputs(
             settings: configuration.lights, bands: configuration.bands.dimmed(by: configuration.scene.brightness),
             background: configuration.background.dimmed(by: configuration.scene.brightness),
@@ -101,7 +105,12 @@ public final class DaemonService: Service, Sendable {
         } catch {
             throw LightShowError("control socket \(socketPath): \(error)", exitStatus: .ioError)
         }
-        connectionCounts.withLock { $0 = Callback { server.connectionCounts } }
+        connectionCounts.withLock {
+            $0 = Callback {
+                let counts = server.connectionCounts
+                return (counts.clients, counts.subscribers, server.droppedFrames)
+            }
+        }
         sceneOutlet.withLock { $0 = Callback { server.publishScene($0) } }
         publishScene(configuration)
         server.start()
@@ -168,7 +177,7 @@ public final class DaemonService: Service, Sendable {
     public var status: DaemonStatus {
         let configuration = state.configuration
         let source = supervisor.source
-        let counts = connectionCounts.withLock { $0 }?.call(()) ?? (clients: 0, subscribers: 0)
+        let counts = controlCounts
         return DaemonStatus(
             input: configuration.input.source,
             sampleRate: source?.sampleRate,
@@ -186,6 +195,28 @@ public final class DaemonService: Service, Sendable {
             brightness: configuration.scene.brightness,
             mqtt: mqtt?.state ?? .off
         )
+    }
+
+    private var controlCounts: ControlCounts {
+        connectionCounts.withLock { $0 }?.call(()) ?? (clients: 0, subscribers: 0, droppedFrames: 0)
+    }
+
+    /// The metrics in the Prometheus text format, for `GET /metrics`.
+    @Sendable public func metricsText() -> String {
+        let counts = controlCounts
+        return DaemonMetricsReport(
+            framesEmitted: metrics.engine.framesEmitted,
+            capture: supervisor.captureTotals,
+            inputOpen: supervisor.source != nil,
+            state: supervisor.engine?.status.state ?? .stopped,
+            reloads: metrics.reloads,
+            lights: lights.status,
+            analysisHop: metrics.engine.analysisHop.snapshot,
+            audioToFrame: metrics.engine.audioToFrame.snapshot,
+            controlClients: counts.clients,
+            subscribers: ViewerCounts(viewers: counts.subscribers, droppedFrames: counts.droppedFrames),
+            web: webCounts
+        ).text
     }
 
     /// A user's play/pause/toggle/stop; false when no input is open to apply it to.

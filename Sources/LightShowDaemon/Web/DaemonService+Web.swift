@@ -6,7 +6,19 @@ import LightShowWeb
 extension DaemonService {
     /// What the web server serves: the control socket's handler and events, and the metrics text.
     var webRoutes: WebServer.Routes {
-        WebServer.Routes(handler: DaemonControlHandler(daemon: self), events: events) { [self] in metricsText }
+        WebServer.Routes(
+            handler: DaemonControlHandler(daemon: self), events: events, metrics: { [self] in metricsText() },
+            viewers: metrics.webViewers
+        )
+    }
+
+    /// The web server's connections and viewers for the metrics; nil while it is off.
+    var webCounts: DaemonMetrics.WebCounts? {
+        guard web.port != nil else { return nil }
+        let viewers = metrics.webViewers
+        return DaemonMetrics.WebCounts(
+            clients: web.connectionCount, viewers: ViewerCounts(viewers: viewers.viewers, droppedFrames: viewers.droppedFrames)
+        )
     }
 
     /// Starts `[web]` with the daemon; a listener that can't be had stops the daemon (exit 74, or 78 for the token
@@ -15,15 +27,6 @@ extension DaemonService {
         try await web.apply(settings, routes: webRoutes)
     }
 
-    /// The Prometheus text for `/metrics`.
-    var metricsText: String {
-        """
-        # HELP lightshow_web_connections Open HTTP and WebSocket connections.
-        # TYPE lightshow_web_connections gauge
-        lightshow_web_connections \(web.connectionCount)
-
-        """
-    }
 }
 
 extension DaemonService {
