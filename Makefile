@@ -38,6 +38,9 @@ BENCH_PACKAGES += xterm xvfb imagemagick
 TEST_PACKAGES += prometheus curl
 # The web page in a real browser: Chromium driven through chromedriver by Selenium (Tests/Browser/web_page_test.py).
 TEST_PACKAGES += chromium chromium-driver python3-selenium
+# Tests/Benchmarks/web.sh: WebSocket viewers in Debian's python3, and the page open in headless Chromium.
+BENCH_PACKAGES += python3-websockets
+BENCH_PACKAGES += chromium
 
 .PHONY: all deps deps-test deps-bench build release man run test test-tag check-units check-install bench completions install uninstall clean fuzz soak
 .PHONY: test-unit check-warnings

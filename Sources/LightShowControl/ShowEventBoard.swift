@@ -63,6 +63,13 @@ public final class ShowEventBoard: Sendable {
         for listener in listeners { listener.call(change) }
     }
 
+    /// Tells the listeners to look again with no new event: a viewer that held back a frame not yet due, waiting
+    /// for the next frame to ring, sends it now (the stream went quiet).
+    public func remind() {
+        let listeners = state.withLock { Array($0.listeners.values) }
+        for listener in listeners { listener.call(.frame) }
+    }
+
     /// `body` hears of every later change, on the publisher's thread (it must return quickly); the number returned
     /// stops it with `stopListening`.
     public func listen(_ body: @escaping @Sendable (Change) -> Void) -> UInt64 {

@@ -65,6 +65,7 @@ public final class WebServer: Sendable {
         var group: MultiThreadedEventLoopGroup
         var task: Task<Void, Never>
         var port: Int
+        var reminder: RepeatedTask
     }
 
     /// A server for `options`; call `start()` to bind.
@@ -114,7 +115,8 @@ public final class WebServer: Sendable {
         }
         switch outcome {
         case .success(let port):
-            running.withLock { $0 = Running(group: group, task: task, port: port) }
+            let reminder = QuietStreamReminder.start(events: routes.events, on: group.next())
+            running.withLock { $0 = Running(group: group, task: task, port: port, reminder: reminder) }
             return port
         case .failure(let error):
             task.cancel()
@@ -127,6 +129,7 @@ public final class WebServer: Sendable {
     /// Stops serving, closes every connection and ends the event-loop thread.
     public func stop() async {
         guard let current = running.withLock({ $0.take() }) else { return }
+        current.reminder.cancel()
         current.task.cancel()
         await current.task.value
         try? await current.group.shutdownGracefully()
@@ -154,10 +157,11 @@ public final class WebServer: Sendable {
         }
         return HTTPServerBuilder { responder in
             GuardedWebChannel(
-                inner: HTTP1WebSocketUpgradeChannel(responder: responder, configuration: configuration) { head, _, _ in
+                inner: HTTP1WebSocketUpgradeChannel(responder: responder, configuration: configuration) { head, channel, _ in
                     guard case .frames(let fps) = decide(head) else { return .dontUpgrade }
                     let viewer = FrameViewer(
-                        events: events, framesPerSecond: fps, stallSeconds: limits.requestTimeoutSeconds, tally: viewers
+                        events: events, framesPerSecond: fps, stallSeconds: limits.requestTimeoutSeconds, tally: viewers,
+                        channel: channel
                     )
                     return .upgrade([:]) { inbound, outbound, _ in try await viewer.serve(inbound: inbound, outbound: outbound) }
                 },
