@@ -14,7 +14,7 @@ final class SpectralFlux {
 
     let size: Int
     let pastHops: Int
-    private let fft: RealFFT
+    private let fft: PackedRealFFT
     private let window: HannWindow
     private let powerScale: Float
     /// Per bin: the power added before the dB (relative to a full-scale sine), so silent bins don't swing by many
@@ -24,7 +24,8 @@ final class SpectralFlux {
     private var bandBins: [Range<Int>?]
     /// The bins any of its bands covers, plus one each side for the neighbour maximum.
     private var binSpan: Range<Int> = 0..<0
-    /// This hop's dB spectrum, and each bin's rise over its past.
+    /// This hop's power spectrum (over `binSpan`), its dB, and each bin's rise over its past.
+    private var powers: [Float]
     private var levels: [Float]
     private var rises: [Float]
     /// The last `pastHops` hops' neighbour-maximum spectra, a ring of `pastHops` rows of `binCount`.
@@ -34,12 +35,13 @@ final class SpectralFlux {
     init(size: Int, pastHops: Int) {
         self.size = size
         self.pastHops = max(1, pastHops)
-        fft = RealFFT(size: size)
+        fft = PackedRealFFT(size: size)
         window = HannWindow(size: size)
         // As `BandEnergyMeter`: a sine of peak A gives A²/2 in its bin.
         powerScale = Float(2 / (Double(size) * window.sumOfSquares))
         let floorDB = FastDecibels.of(Self.lowestFloorPower)
         floors = [Float](repeating: Self.lowestFloorPower, count: fft.binCount)
+        powers = [Float](repeating: 0, count: fft.binCount)
         levels = [Float](repeating: floorDB, count: fft.binCount)
         rises = [Float](repeating: 0, count: fft.binCount)
         past = [Float](repeating: floorDB, count: self.pastHops * fft.binCount)
@@ -119,21 +121,21 @@ final class SpectralFlux {
         }
         fft.execute()
         let (scale, span) = (SIMD8<Float>(repeating: powerScale), binSpan)
+        powers.withUnsafeMutableBufferPointer { fft.power(bins: span, into: $0.baseAddress!) }
         levels.withUnsafeMutableBufferPointer { levels in
             floors.withUnsafeBufferPointer { floors in
-                // The transform's output is interleaved (re, im): sixteen floats hold eight bins.
-                let spectrum = UnsafeRawPointer(fft.output)
-                var bin = span.lowerBound
-                while bin + 8 <= span.upperBound {
-                    let pairs = spectrum.loadUnaligned(fromByteOffset: bin * 8, as: SIMD16<Float>.self)
-                    let power = pairs.evenHalf * pairs.evenHalf + pairs.oddHalf * pairs.oddHalf
-                    let decibels = FastDecibels.of(power * scale + Self.load(floors.baseAddress! + bin))
-                    UnsafeMutableRawPointer(levels.baseAddress! + bin).storeBytes(of: decibels, as: SIMD8<Float>.self)
-                    bin += 8
-                }
-                while bin < span.upperBound {
-                    levels[bin] = FastDecibels.of(fft.power(bin) * powerScale + floors[bin])
-                    bin += 1
+                powers.withUnsafeBufferPointer { powers in
+                    var bin = span.lowerBound
+                    while bin + 8 <= span.upperBound {
+                        let power = Self.load(powers.baseAddress! + bin)
+                        let decibels = FastDecibels.of(power * scale + Self.load(floors.baseAddress! + bin))
+                        Self.store(decibels, levels.baseAddress! + bin)
+                        bin += 8
+                    }
+                    while bin < span.upperBound {
+                        levels[bin] = FastDecibels.of(powers[bin] * powerScale + floors[bin])
+                        bin += 1
+                    }
                 }
             }
         }
