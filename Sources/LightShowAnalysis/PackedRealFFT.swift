@@ -57,12 +57,18 @@ final class PackedRealFFT {
     func power(bins: Range<Int>, into power: UnsafeMutablePointer<Float>) {
         let half = size / 2
         let packed = UnsafeRawPointer(output).assumingMemoryBound(to: Float.self)
+        // Bins 0 and N/2 are the sum and the difference of Z_0's parts; the others pair Z_k with Z_{M−k}.
+        if bins.contains(0) { power[0] = (packed[0] + packed[1]) * (packed[0] + packed[1]) }
+        if bins.contains(half) { power[half] = (packed[0] - packed[1]) * (packed[0] - packed[1]) }
+        let inner = bins.clamped(to: 1..<half)
+        guard !inner.isEmpty else { return }
         cosines.withUnsafeBufferPointer { cosines in
             sines.withUnsafeBufferPointer { sines in
-                for k in bins {
+                let (cosines, sines) = (cosines.baseAddress!, sines.baseAddress!)
+                for k in inner {
                     // Z = the packed transform; X_k = (Z_k + Z*_{M−k})/2 − i·e^{−2πik/N}·(Z_k − Z*_{M−k})/2, M = N/2.
-                    let (a, b) = (k % half, (half - k % half) % half)
-                    let (zr, zi, cr, ci) = (packed[2 * a], packed[2 * a + 1], packed[2 * b], -packed[2 * b + 1])
+                    let (a, b) = (2 * k, 2 * (half - k))
+                    let (zr, zi, cr, ci) = (packed[a], packed[a + 1], packed[b], -packed[b + 1])
                     let (er, ei) = (0.5 * (zr + cr), 0.5 * (zi + ci))
                     let (dr, di) = (0.5 * (zr - cr), 0.5 * (zi - ci))
                     // −i·(dr + i·di) = di − i·dr, times (cos − i·sin).
