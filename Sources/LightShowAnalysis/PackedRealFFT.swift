@@ -65,19 +65,49 @@ final class PackedRealFFT {
         cosines.withUnsafeBufferPointer { cosines in
             sines.withUnsafeBufferPointer { sines in
                 let (cosines, sines) = (cosines.baseAddress!, sines.baseAddress!)
-                for k in inner {
-                    // Z = the packed transform; X_k = (Z_k + Z*_{M−k})/2 − i·e^{−2πik/N}·(Z_k − Z*_{M−k})/2, M = N/2.
+                let raw = UnsafeRawPointer(packed)
+                var k = inner.lowerBound
+                // Eight bins at a time: Z_k.. read forwards, Z_{M−k}.. backwards.
+                while k + 8 <= inner.upperBound {
+                    let ahead = raw.loadUnaligned(fromByteOffset: 8 * k, as: SIMD16<Float>.self)
+                    let back = raw.loadUnaligned(fromByteOffset: 8 * (half - k - 7), as: SIMD16<Float>.self)
+                    let (cr, ci) = (Self.reversed(back.evenHalf), -Self.reversed(back.oddHalf))
+                    let c = UnsafeRawPointer(cosines + k).loadUnaligned(as: SIMD8<Float>.self)
+                    let s = UnsafeRawPointer(sines + k).loadUnaligned(as: SIMD8<Float>.self)
+                    let power8 = Self.power(zr: ahead.evenHalf, zi: ahead.oddHalf, cr: cr, ci: ci, c: c, s: s)
+                    UnsafeMutableRawPointer(power + k).storeBytes(of: power8, as: SIMD8<Float>.self)
+                    k += 8
+                }
+                while k < inner.upperBound {
                     let (a, b) = (2 * k, 2 * (half - k))
-                    let (zr, zi, cr, ci) = (packed[a], packed[a + 1], packed[b], -packed[b + 1])
-                    let (er, ei) = (0.5 * (zr + cr), 0.5 * (zi + ci))
-                    let (dr, di) = (0.5 * (zr - cr), 0.5 * (zi - ci))
-                    // −i·(dr + i·di) = di − i·dr, times (cos − i·sin).
-                    let (c, s) = (cosines[k], sines[k])
-                    let re = er + di * c - dr * s
-                    let im = ei - dr * c - di * s
-                    power[k] = re * re + im * im
+                    // The few bins left over, one lane each.
+                    let one = { (value: Float) in SIMD8<Float>(repeating: value) }
+                    power[k] = Self.power(
+                        zr: one(packed[a]), zi: one(packed[a + 1]), cr: one(packed[b]), ci: one(-packed[b + 1]),
+                        c: one(cosines[k]), s: one(sines[k])
+                    )[0]
+                    k += 1
                 }
             }
         }
+    }
+
+    /// |X_k|² from Z_k = zr + i·zi and Z*_{M−k} = cr + i·ci: X_k = (Z_k + Z*_{M−k})/2 − i·e^{−2πik/N}·(Z_k − Z*_{M−k})/2,
+    /// M = N/2, with c and s the cos and sin of 2πk/N.
+    @inline(__always)
+    private static func power(
+        zr: SIMD8<Float>, zi: SIMD8<Float>, cr: SIMD8<Float>, ci: SIMD8<Float>, c: SIMD8<Float>, s: SIMD8<Float>
+    ) -> SIMD8<Float> {
+        let (er, ei) = ((zr + cr) * 0.5, (zi + ci) * 0.5)
+        let (dr, di) = ((zr - cr) * 0.5, (zi - ci) * 0.5)
+        // −i·(dr + i·di) = di − i·dr, times (cos − i·sin).
+        let re = er + di * c - dr * s
+        let im = ei - dr * c - di * s
+        return re * re + im * im
+    }
+
+    @inline(__always)
+    private static func reversed(_ v: SIMD8<Float>) -> SIMD8<Float> {
+        SIMD8(v[7], v[6], v[5], v[4], v[3], v[2], v[1], v[0])
     }
 }
