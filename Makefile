@@ -34,6 +34,10 @@ DEB_TEST_PACKAGES := $(DEB_PACKAGES) debootstrap systemd-container bpftool
 # A real desktop terminal: xterm on Xvfb, read back with ImageMagick's import (screenshot tests, desktop-cost.sh).
 TEST_PACKAGES += xterm xvfb imagemagick
 BENCH_PACKAGES += xterm xvfb imagemagick
+# `/metrics`: promtool checks the text format, and a real Prometheus on loopback scrapes the daemon (curl asks both).
+TEST_PACKAGES += prometheus curl
+# The web page in a real browser: Chromium driven through chromedriver by Selenium (Tests/Browser/web_page_test.py).
+TEST_PACKAGES += chromium chromium-driver python3-selenium
 
 .PHONY: all deps deps-test deps-bench build release man run test test-tag check-units check-install bench completions install uninstall clean fuzz soak
 .PHONY: test-unit check-warnings

@@ -19,6 +19,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
+        // The web page, HTTP API and WebSocket. No traits: swift-configuration and full Foundation stay out.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
     ],
     targets: [
         // C libraries, each behind a system-library target, grouped under Sources/C.
@@ -101,7 +105,8 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // The control socket: newline-delimited JSON server, client, protocol, and the subscription viewers read.
+        // The control socket: newline-delimited JSON server, client, protocol, and the subscription viewers read; the
+        // pure decisions about HTTP requests that the web server adapts to it.
         .target(
             name: "LightShowControl",
             dependencies: [
@@ -110,18 +115,35 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The web page, the HTTP API (an adapter around the control handler), the frames WebSocket and /metrics,
+        // served by Hummingbird on one event-loop thread, only when `[web] listen` is set.
+        .target(
+            name: "LightShowWeb",
+            dependencies: [
+                "LightShowCore", "LightShowSystem", "LightShowControl",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [.embedInCode("Page/index.html")],
+            swiftSettings: strict
+        ),
         // MQTT: the broker connection on a thread of its own, and Home Assistant's discovery, state and commands.
         .target(
             name: "LightShowMQTT",
             dependencies: ["LightShowCore", "LightShowSystem", "LightShowControl", "CMosquitto", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
-        // The service, wiring only: lifecycle, sd_notify and watchdog, reload, capture supervision, the network lights.
+        // The service, wiring only: lifecycle, sd_notify and watchdog, reload, capture supervision, the network lights,
+        // the web server.
         .target(
             name: "LightShowDaemon",
             dependencies: [
                 "LightShowCore", "LightShowSystem", "LightShowConfig", "LightShowAudio", "LightShowEngine",
-                "LightShowNowPlaying", "LightShowControl", "LightShowLights", "LightShowMQTT",
+                "LightShowNowPlaying", "LightShowControl", "LightShowLights", "LightShowMQTT", "LightShowWeb",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -159,7 +181,7 @@ let package = Package(
         .testTarget(name: "LightShowControlTests", dependencies: ["LightShowControl", "LightShowSystem", "TestSupport"]),
         // Packets byte for byte, layouts, pacing; DDP at a receiver socket; sACN and Art-Net at a real OLA.
         .testTarget(name: "LightShowLightsTests", dependencies: ["LightShowLights", "LightShowSystem", "TestSupport"]),
-        .testTarget(name: "LightShowDaemonTests", dependencies: ["LightShowDaemon", "LightShowEngine", "LightShowAudio", "LightShowNowPlaying", "LightShowSystem", "LightShowControl", "TestSupport", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "LightShowDaemonTests", dependencies: ["LightShowDaemon", "LightShowEngine", "LightShowAudio", "LightShowNowPlaying", "LightShowSystem", "LightShowControl", "TestSupport", .product(name: "Logging", package: "swift-log"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
         // Discovery payloads, commands and the latest-value store; the connection against a real mosquitto.
         .testTarget(name: "LightShowMQTTTests", dependencies: ["LightShowMQTT", "LightShowControl", "LightShowSystem", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         // Runs the built `lightshow` executable end to end.
@@ -177,6 +199,7 @@ var fuzzTargets: [Target] {
         ("FuzzPCM", ["LightShowAudio", "LightShowCore"]),
         ("FuzzAudioFile", ["LightShowAudio", "LightShowCore"]),
         ("FuzzKeys", ["LightShowTerminal"]),
+        ("FuzzWeb", ["LightShowControl"]),
     ]
     return [
         .target(name: "CFuzzer", path: "Tests/Fuzz/CFuzzer"),

@@ -18,6 +18,7 @@ public enum ConfigurationLoader {
         MPRISSection.self,
         ControlSection.self,
         MQTTSection.self,
+        WebSection.self,
         LightsSection.self,
     ]
 

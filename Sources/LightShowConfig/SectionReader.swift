@@ -71,6 +71,27 @@ final class SectionReader {
         return result
     }
 
+    /// An array of at most `limit` strings, each checked as `plainText` is.
+    func plainTexts(_ key: String, limit: Int, maximumBytes: Int) -> [String]? {
+        guard let value = value(key) else { return nil }
+        guard let array = value.array else { return mismatch(key, expected: "an array of strings", found: value) }
+        guard array.count <= limit else { return problem(key, "\(array.count) entries is above the maximum \(limit)") }
+        var texts: [String] = []
+        for (offset, element) in array.enumerated() {
+            guard let text = TOMLScalar(element).string else {
+                return problem(key, "entry \(offset + 1): expected a string, found \(element.type.phrase)")
+            }
+            if text.utf8.count > maximumBytes {
+                return problem(key, "entry \(offset + 1): \(text.utf8.count) bytes is above the maximum \(maximumBytes)")
+            }
+            if text.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
+                return problem(key, "entry \(offset + 1): control characters are not allowed")
+            }
+            texts.append(text)
+        }
+        return texts
+    }
+
     /// `#RRGGBB`.
     func color(_ key: String) -> RGBColor? {
         parsed(key, expected: ##""#RRGGBB""##) { text in text.hasPrefix("#") ? RGBColor(hex: text) : nil }

@@ -6,15 +6,6 @@ import LightShowSystem
 
 /// One client of the control socket, owned by the event loop thread.
 final class ControlConnection {
-    /// What a `subscribe` set up: the pace of frames and what this client has been sent.
-    struct Subscription {
-        var interval: Double
-        var nextDue: Double
-        var lastSequence: UInt64 = 0
-        /// The newest scene event this client was sent (0: none yet).
-        var lastSceneSequence: UInt64 = 0
-    }
-
     /// Above this much unsent output the client is not read from until it catches up.
     static let outputHighWater = 256 * 1024
 
@@ -27,7 +18,8 @@ final class ControlConnection {
     var outputOffset = 0
     /// A request is with the handler; later lines wait so replies keep their order.
     var inFlight = false
-    var subscription: Subscription?
+    /// What a `subscribe` set up: the pace of frames and what this client has been sent.
+    var subscription: ShowEventPacer?
     /// The client shut down its sending side: answer what it sent, then close.
     private(set) var inputEnded = false
     private(set) var isClosed = false

@@ -13,8 +13,8 @@ final class ControlEventLoop<Handler: ControlCommandHandler> {
     private let server: ControlServer<Handler>
     private var connections: [UInt64: ControlConnection] = [:]
     private var nextID: UInt64 = 1
-    private var frame: ControlServer<Handler>.Frame?
-    private var scene: ControlServer<Handler>.Frame?
+    /// The newest scene and frame, as of the last pass.
+    private var latest = ShowEventBoard.Latest()
     private var chunk = [UInt8](repeating: 0, count: 65_536)
     /// After EMFILE, accepting pauses briefly instead of spinning on a readable listener.
     private var acceptPausedUntil = 0.0
@@ -80,9 +80,9 @@ final class ControlEventLoop<Handler: ControlCommandHandler> {
 
     /// Applies replies, the newest frame and the scene posted by other threads. False when asked to stop.
     private func takeInbox() -> Bool {
-        let (replies, newFrame, newScene, stopping) = server.inbox.withLock { inbox in
+        let (replies, stopping) = server.inbox.withLock { inbox in
             defer { inbox.replies.removeAll() }
-            return (inbox.replies, inbox.frame, inbox.scene, inbox.state != .running)
+            return (inbox.replies, inbox.state != .running)
         }
         if stopping { return false }
         for reply in replies {
@@ -91,8 +91,7 @@ final class ControlEventLoop<Handler: ControlCommandHandler> {
             connection.inFlight = false
             connection.lastActivity = Self.now()
         }
-        frame = newFrame
-        scene = newScene
+        latest = server.events.latest
         return true
     }
 
@@ -100,19 +99,10 @@ final class ControlEventLoop<Handler: ControlCommandHandler> {
     /// sleep until woken.
     private func timeout(now: Double) -> Duration? {
         var soonest = Double.infinity
-        if let frame {
-            for connection in connections.values {
-                guard let subscription = connection.subscription, connection.pendingOutput == 0,
-                      frame.sequence > subscription.lastSequence else { continue }
-                soonest = min(soonest, subscription.nextDue - now)
-            }
-        }
         // A scene not yet sent (a subscriber whose reply to `subscribe` had to leave first) is due at once: no
         // frame may come to wake the loop (a silent input), and the scene must not wait for one.
-        if let scene, connections.values.contains(where: {
-            $0.pendingOutput == 0 && ($0.subscription.map { scene.sequence > $0.lastSceneSequence } ?? false)
-        }) {
-            soonest = 0
+        for connection in connections.values where connection.pendingOutput == 0 {
+            if let wait = connection.subscription?.wait(for: latest, now: now) { soonest = min(soonest, wait) }
         }
         if acceptPausedUntil > now { soonest = min(soonest, acceptPausedUntil - now) }
         for connection in connections.values {
@@ -220,11 +210,9 @@ final class ControlEventLoop<Handler: ControlCommandHandler> {
             }
             fps = number
         }
-        let previous = connection.subscription
-        connection.subscription = ControlConnection.Subscription(
-            interval: 1 / fps, nextDue: now, lastSequence: previous?.lastSequence ?? 0,
-            lastSceneSequence: previous?.lastSceneSequence ?? 0
-        )
+        var pacer = connection.subscription ?? ShowEventPacer(framesPerSecond: fps, now: now)
+        pacer.setRate(framesPerSecond: fps, now: now)
+        connection.subscription = pacer
         connection.enqueue(request.replyLine(.success(["fps": .number(fps)])))
     }
 
@@ -234,17 +222,9 @@ final class ControlEventLoop<Handler: ControlCommandHandler> {
     /// left: a client that doesn't read holds one partial line at most and is skipped, never waited for.
     private func feed(_ connection: ControlConnection, now: Double) {
         guard var subscription = connection.subscription, connection.pendingOutput == 0 else { return }
-        if let scene, scene.sequence > subscription.lastSceneSequence {
-            connection.enqueue(scene.line)
-            subscription.lastSceneSequence = scene.sequence
-        }
-        if let frame, frame.sequence > subscription.lastSequence, now >= subscription.nextDue {
-            connection.enqueue(frame.line)
-            subscription.lastSequence = frame.sequence
-            subscription.nextDue += subscription.interval
-            // Behind by more than a frame (a pause in the stream): restart the schedule from now.
-            if subscription.nextDue < now { subscription.nextDue = now }
-        }
+        for line in subscription.take(latest, now: now) { connection.enqueue(line) }
+        let dropped = subscription.takeDropped()
+        if dropped > 0 { server.dropped.wrappingAdd(dropped, ordering: .relaxed) }
         connection.subscription = subscription
     }
 

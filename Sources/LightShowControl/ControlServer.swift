@@ -31,19 +31,10 @@ public final class ControlServer<Handler: ControlCommandHandler>: Sendable {
     /// What the loop and the rest of the process hand each other, under one lock.
     struct Inbox {
         var replies: [(connection: UInt64, line: [UInt8])] = []
-        var frame: Frame?
-        var frameSequence: UInt64 = 0
-        /// The scene event every subscriber gets first, and again whenever it changes.
-        var scene: Frame?
         var state = RunState.created
         var loopStarted = false
         var clients = 0
         var subscribers = 0
-    }
-
-    struct Frame {
-        var sequence: UInt64
-        var line: [UInt8]
     }
 
     enum RunState { case created, running, stopping, stopped }
@@ -57,15 +48,24 @@ public final class ControlServer<Handler: ControlCommandHandler>: Sendable {
     let inbox = Mutex(Inbox())
     /// Signalled when the loop has ended (and stays so, for every caller of `shutdown`).
     let finished: WakeSignal
+    /// The newest scene and frame, shared with the daemon's other viewers (the web's).
+    public let events: ShowEventBoard
+    /// This server's listener on `events` while it runs (0: none).
+    private let eventListener = Atomic<UInt64>(0)
 
     /// Binds the socket at `path` (replacing a stale one); call `start()` to serve and `shutdown()` to stop.
-    public init(path: String, handler: Handler, options: Options = Options()) throws(SystemCallError) {
-        wakeup = try WakeSignal()
+    /// Subscribers are fed from `events`.
+    public init(
+        path: String, handler: Handler, options: Options = Options(), events: ShowEventBoard = ShowEventBoard()
+    ) throws(SystemCallError) {
+        let wakeup = try WakeSignal()
+        self.wakeup = wakeup
         finished = try WakeSignal()
         listener = try ControlListener(path: path)
         self.path = path
         self.handler = handler
         self.options = options
+        self.events = events
     }
 
     /// Starts serving on a dedicated thread.
@@ -77,6 +77,7 @@ public final class ControlServer<Handler: ControlCommandHandler>: Sendable {
             return true
         }
         guard shouldStart else { return }
+        eventListener.store(events.listen { [weak self] change in self?.eventPosted(change) }, ordering: .relaxed)
         do {
             try DedicatedThread.start(name: "ls-control") { [self] in
                 ControlEventLoop(server: self).run()
@@ -105,6 +106,7 @@ public final class ControlServer<Handler: ControlCommandHandler>: Sendable {
             return true
         }
         if closeNow { listener.close() }
+        events.stopListening(eventListener.exchange(0, ordering: .relaxed))
     }
 
     deinit {
@@ -115,25 +117,19 @@ public final class ControlServer<Handler: ControlCommandHandler>: Sendable {
     /// Offers a frame event to every subscriber. Each gets only the newest frame when it is ready for one,
     /// so this never waits for a client.
     public func publishFrame(_ event: JSONValue) {
-        let line = event.line
-        let subscribed = inbox.withLock { inbox in
-            inbox.frameSequence += 1
-            inbox.frame = Frame(sequence: inbox.frameSequence, line: line)
-            return inbox.subscribers > 0
-        }
-        if subscribed { wake() }
+        events.publishFrame(event)
     }
 
     /// Sets the scene event (colours, gradient, proportions, bands): each subscriber gets it on subscribing and
     /// again whenever it changes, before its next frame, so viewers draw the daemon's scene.
     public func publishScene(_ event: JSONValue) {
-        let line = event.line
-        inbox.withLock { inbox in
-            inbox.frameSequence += 1
-            inbox.scene = Frame(sequence: inbox.frameSequence, line: line)
-        }
-        // Always: a client subscribing later gets the loop's copy, so the loop must have it.
-        wake()
+        events.publishScene(event)
+    }
+
+    /// A scene always wakes the loop: a client subscribing later gets the loop's copy, so the loop must see it.
+    /// A frame only when someone subscribes.
+    private func eventPosted(_ change: ShowEventBoard.Change) {
+        if change == .scene || inbox.withLock({ $0.subscribers > 0 }) { wake() }
     }
 
     /// Connected clients and, among them, subscribers (for STATUS= and `status`).
@@ -142,6 +138,11 @@ public final class ControlServer<Handler: ControlCommandHandler>: Sendable {
     }
     /// Told when `connectionCounts` change, on the loop's thread.
     public let countChanges = Announcer()
+
+    /// Frames subscribers dropped, summed over them (`ShowEventPacer.takeDropped`: turns a subscriber missed while
+    /// it had not taken the frame before; frames left out to keep its `fps` are not dropped).
+    public var droppedFrames: UInt64 { dropped.load(ordering: .relaxed) }
+    let dropped = Atomic<UInt64>(0)
 
     // MARK: - Used by the loop
 

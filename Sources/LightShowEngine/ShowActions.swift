@@ -6,13 +6,14 @@ import Logging
 import Synchronization
 
 /// Performs what the show loop decided, outside the engine's lock: the sinks, the one timer, the player, the
-/// status, the reader's pace, the log.
+/// status, the reader's pace, the log, the metrics.
 final class ShowActions<C: Clock>: Sendable where C.Duration == Duration {
     private let output: SinkFanOut
     private let clock: C
     private let inbox: AsyncStream<ShowEvent>.Continuation
     private let player: (any NowPlayingSource)?
     private let pace: ReaderPace?
+    private let metrics: EngineMetrics?
     private let logger: Logger
     private let report: @Sendable (ShowStatus) -> Void
     /// The armed timer's task. Only the thread whose turn it is to perform touches it.
@@ -20,13 +21,14 @@ final class ShowActions<C: Clock>: Sendable where C.Duration == Duration {
 
     init(
         output: SinkFanOut, clock: C, inbox: AsyncStream<ShowEvent>.Continuation, player: (any NowPlayingSource)?,
-        pace: ReaderPace?, logger: Logger, report: @escaping @Sendable (ShowStatus) -> Void
+        pace: ReaderPace?, metrics: EngineMetrics?, logger: Logger, report: @escaping @Sendable (ShowStatus) -> Void
     ) {
         self.output = output
         self.clock = clock
         self.inbox = inbox
         self.player = player
         self.pace = pace
+        self.metrics = metrics
         self.logger = logger
         self.report = report
     }
@@ -40,7 +42,8 @@ final class ShowActions<C: Clock>: Sendable where C.Duration == Duration {
         switch action {
         case .audio(let block):
             try output.audio(block)
-        case .frame(let frame):
+        case .frame(let frame, let capturedAt):
+            metrics?.frameEmitted(capturedAt: capturedAt, now: MonotonicClock.now())
             try output.show(frame)
         case .framesDone:
             output.framesDone()

@@ -22,11 +22,16 @@ public final class ShowEngine: Sendable {
         /// At the end of the input, emit the stop's whole fade-out at once, one frame per frame interval after the
         /// last audio, ending on the dark frame: a recording's tail, so it ends as `watch` shows it.
         public var fadeOutTail: Bool
+        /// Where frames, analysis time and latency are counted (the daemon's metrics); nil counts nothing.
+        public var metrics: EngineMetrics?
 
-        public init(framesPerSecond: Double, audioLimitSeconds: Double? = nil, fadeOutTail: Bool = false) {
+        public init(
+            framesPerSecond: Double, audioLimitSeconds: Double? = nil, fadeOutTail: Bool = false, metrics: EngineMetrics? = nil
+        ) {
             self.framesPerSecond = framesPerSecond
             self.audioLimitSeconds = audioLimitSeconds
             self.fadeOutTail = fadeOutTail
+            self.metrics = metrics
         }
     }
 
@@ -139,35 +144,48 @@ public final class ShowEngine: Sendable {
         }
         let output = SinkFanOut(sinks)
         if source.isLive {
-            try await driveLive(clock, output: output, report: report)
+            if let clock = clock as? ContinuousClock {
+                // Named, so the loop is compiled for the real clock: opened from the existential, the loop stays
+                // generic and looks up its types' metadata on every block, which costs an idle show ~15% more CPU.
+                try await driveLive(clock, output: output, report: report)
+            } else {
+                try await driveLive(clock, output: output, report: report)
+            }
         } else {
             let clock = ManualClock()
-            let analyzer = makeAnalyzer()
+            let analyzer = timedAnalyzer()
             try await drive(ShowLoop(
                 clock: clock, followAudio: { clock.advance(to: .init(offset: .seconds($0))) },
                 analyzer: analyzer, spec: source.spec, sampleRate: source.sampleRate,
-                configuration: configuration, options: options, playerName: player?.name
+                configuration: configuration, options: options, playerName: player?.name, passesAudio: output.takesAudio
             ), output: output, report: report)
         }
     }
 
-    /// The live show on `clock`, opened from the existential so the loop is specialised for it.
+    /// The live show on `clock`.
     private func driveLive<C: Clock>(
         _ clock: C, output: SinkFanOut, report: @escaping @Sendable (ShowStatus) -> Void
     ) async throws where C.Duration == Duration {
-        let analyzer = makeAnalyzer()
+        let analyzer = timedAnalyzer()
         try await drive(ShowLoop(
             clock: clock, followAudio: nil, analyzer: analyzer, spec: source.spec, sampleRate: source.sampleRate,
-            configuration: configuration, options: options, playerName: player?.name
+            configuration: configuration, options: options, playerName: player?.name, passesAudio: output.takesAudio
         ), output: output, report: report)
+    }
+
+    /// The analyser, timed when the run is counted.
+    private func timedAnalyzer() -> any BlockAnalyzer {
+        let analyzer = makeAnalyzer()
+        guard let metrics = options.metrics else { return analyzer }
+        return TimedAnalyzer(analyzer, hops: metrics.analysisHop)
     }
 
     private func drive<C>(
         _ loop: sending ShowLoop<C>, output: SinkFanOut, report: @escaping @Sendable (ShowStatus) -> Void
     ) async throws {
         let show = LockedShow(loop, actions: ShowActions(
-            output: output, clock: loop.clock, inbox: inbox, player: player, pace: source.pace, logger: logger,
-            report: report
+            output: output, clock: loop.clock, inbox: inbox, player: player, pace: source.pace, metrics: options.metrics,
+            logger: logger, report: report
         ))
         do {
             try show.handle { loop, actions in loop.begin(&actions) }
@@ -241,6 +259,8 @@ private final class LockedShow<C: Clock>: Sendable where C.Duration == Duration 
     private let state: Mutex<Shared>
     private let actions: ShowActions<C>
     private let firstError = Mutex<(any Error)?>(nil)
+    /// Set with `firstError`: every block checks it, and a load costs no lock and no copy of the error.
+    private let failed = Atomic<Bool>(false)
 
     init(_ loop: sending ShowLoop<C>, actions: ShowActions<C>) {
         state = Mutex(Shared(loop: loop))
@@ -292,8 +312,9 @@ private final class LockedShow<C: Clock>: Sendable where C.Duration == Duration 
 
     func fail(_ error: any Error) {
         firstError.withLock { if $0 == nil { $0 = error } }
+        failed.store(true, ordering: .releasing)
     }
 
     var failure: (any Error)? { firstError.withLock { $0 } }
-    var hasFailed: Bool { failure != nil }
+    var hasFailed: Bool { failed.load(ordering: .acquiring) }
 }

@@ -21,8 +21,9 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
     enum Action: Sendable {
         /// Hand a block of audio to every sink.
         case audio(SampleBlock)
-        /// Hand a frame to every sink.
-        case frame(ShowFrame)
+        /// Hand a frame to every sink; `capturedAt` is the monotonic capture time of the newest sample it analysed
+        /// (nil: a frame made without analysis, or offline input), for the latency metric.
+        case frame(ShowFrame, capturedAt: UInt64?)
         /// Tell the sinks that the input just handled made its frames.
         case framesDone
         /// Wake the loop with `.timer` at this instant, replacing the timer armed before.
@@ -45,6 +46,8 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
     let analyzer: any BlockAnalyzer
     /// The now-playing source's name (MPD, an MPRIS player), if there is one.
     let playerName: String?
+    /// Whether a sink takes the audio: without one, a block decides no `.audio` and, asleep, nothing at all.
+    let passesAudio: Bool
     let framesPerSecond: Double
     let frameInterval: Duration
     private(set) var silenceThresholdDBFS: Double
@@ -79,12 +82,13 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
 
     init(
         clock: C, followAudio: ((Double) -> Void)?, analyzer: any BlockAnalyzer, spec: InputSpec, sampleRate: Int,
-        configuration: Configuration, options: ShowEngine.Options, playerName: String?
+        configuration: Configuration, options: ShowEngine.Options, playerName: String?, passesAudio: Bool
     ) {
         self.clock = clock
         self.followAudio = followAudio
         self.analyzer = analyzer
         self.playerName = playerName
+        self.passesAudio = passesAudio
         framesPerSecond = max(1, options.framesPerSecond)
         frameInterval = .seconds(1 / framesPerSecond)
         audioLimit = options.audioLimitSeconds.map { seconds in
@@ -189,7 +193,7 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
         let before = frameIndex
         defer { if frameIndex != before { actions.append(.framesDone) } }
         releaseHeldBlocks(&actions)
-        actions.append(.audio(block))
+        if passesAudio { actions.append(.audio(block)) }
         lastAudioTime = block.endTime
         // Asleep: only a cheap level check, and only when sound could wake the show. A block that passes it goes
         // on to the analysis, whose gate decides as it does awake: a noise floor the gate calls silence must not
@@ -225,7 +229,7 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
     private mutating func releaseHeldBlocks(_ actions: inout [Action]) {
         guard !heldBlocks.isEmpty else { return }
         for block in heldBlocks {
-            actions.append(.audio(block))
+            if passesAudio { actions.append(.audio(block)) }
             _ = analyzer.process(block)
             lastAudioTime = block.endTime
         }
@@ -265,7 +269,7 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
         }
         frameIndex += 1
         lastEmit = clock.now
-        actions.append(.frame(frame))
+        actions.append(.frame(frame, capturedAt: analysis?.captureTimeNanoseconds))
         // Two seconds into the show, start-up is over: its code needn't stay resident.
         if frameIndex == Int(2 * framesPerSecond) { actions.append(.releaseStartupPages) }
     }

@@ -4,13 +4,18 @@ import LightShowCore
 /// recording that can't write, a closed stdout); the ones before it have had the frame.
 final class SinkFanOut: Sendable {
     private let sinks: [any ShowSink]
+    private let audioSinks: [any ShowSink]
 
     init(_ sinks: [any ShowSink]) {
         self.sinks = sinks
+        audioSinks = sinks.filter { $0.takesAudio }
     }
 
+    /// Whether any sink takes the audio.
+    var takesAudio: Bool { !audioSinks.isEmpty }
+
     func audio(_ block: SampleBlock) throws {
-        for sink in sinks { try sink.audio(block) }
+        for sink in audioSinks { try sink.audio(block) }
     }
 
     func show(_ frame: ShowFrame) throws {

@@ -44,6 +44,8 @@ final class FrameRecorder: ShowSink, Sendable {
         inbox.close(discardingPending: true)
     }
 
+    var takesAudio: Bool { true }
+
     func audio(_ block: SampleBlock) throws {
         try send(.audio(block))
     }

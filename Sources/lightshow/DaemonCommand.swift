@@ -24,6 +24,7 @@ struct DaemonCommand: AsyncParsableCommand {
           lightshow daemon --config /etc/lightshow/lightshow.toml
           lightshow daemon --input demo
           lightshow daemon --input fifo:/tmp/mpd.fifo --mpd localhost:6600
+          lightshow daemon --input demo --web 127.0.0.1:8490
         """
     )
 
@@ -45,14 +46,26 @@ struct DaemonCommand: AsyncParsableCommand {
     )
     var socketGroup: String?
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Serve the web page, HTTP API and metrics on this address for this run ([web] listen), e.g. \(WebSettings.usualListen).",
+            valueName: "ADDRESS"
+        )
+    )
+    var web: String?
+
     func validate() throws {
         try FrameRate.validate(fps)
+        if let web, WebSettings.address(web) == nil {
+            throw ValidationError("--web: expected HOST:PORT such as \(WebSettings.usualListen), found '\(SafeText.sanitized(web, limit: 80))'")
+        }
     }
 
     func run() async throws {
         try await reportingUserErrors {
             let player = player
-            var source = DaemonConfigurationSource(file: global.configFile, player: { player.apply(to: &$0) })
+            var source = DaemonConfigurationSource(file: global.configFile, player: { player.apply(to: &$0) }, webListen: web)
             if let spec = try inputFlags.spec() { source.input = spec }
             if let pcm = try inputFlags.pcmFormat() { source.pcmFormat = pcm }
             var logger = Logger(label: "lightshow.daemon")

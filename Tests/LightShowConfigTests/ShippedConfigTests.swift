@@ -115,6 +115,14 @@ import TestSupport
         c.mqtt.caFile = "x"
         c.mqtt.discoveryPrefix = "x"
         c.mqtt.baseTopic = "x"
+        c.web.listen = "x"
+        c.web.token = "x"
+        c.web.tokenFile = "x"
+        c.web.hosts = ["x"]
+        c.web.maxConnections = 1
+        c.web.idleTimeoutSeconds = 1
+        c.web.requestTimeoutSeconds = 1
+        c.web.maxBodyBytes = 1
         return c
     }
 

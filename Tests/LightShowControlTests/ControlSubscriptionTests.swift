@@ -33,6 +33,9 @@ import TestSupport
         let rate = Double(sequences.count) / elapsed
         #expect(rate <= 24, "rate \(rate) fps above the requested 20")
         #expect(sequences.count >= 15, "only \(sequences.count) frames")
+        // Frames left out to keep to 20 fps are not dropped: counting them would make about 160. A loaded machine
+        // may hold the loop back by a whole turn now and then, which is a turn this reader really missed.
+        #expect(fixture.server.droppedFrames < 10, "\(fixture.server.droppedFrames) dropped")
     }
 
     @Test func aSubscriberThatNeverReadsSlowsNoOne() async throws {
@@ -65,5 +68,9 @@ import TestSupport
         #expect(backlog.last == published)
         #expect(backlog == backlog.sorted())
         #expect(backlog.count < published / 2, "a stalled client got \(backlog.count) of \(published) frames")
+        // The frames it missed while its socket was full are counted as dropped, and no more than were missed.
+        let dropped = fixture.server.droppedFrames
+        #expect(dropped > 0)
+        #expect(dropped <= UInt64(2 * published - backlog.count - received.count), "\(dropped) dropped")
     }
 }

@@ -38,19 +38,23 @@ import Testing
 }
 
 extension ColorDifferenceTests {
-    /// The lightness shortcut gives the same answers as the whole measure, over colours spread through the cube
-    /// and their near neighbours (where the answer is close).
+    /// The bounds give the same answers as the whole measure, over colours spread through the cube and their
+    /// near neighbours (where the answer is close), both far (±6 a channel) and very near (±2, where the upper
+    /// bound decides most).
     @Test func isWithinAgreesWithTheWholeMeasure() {
         var state: UInt32 = 12345
         func next() -> UInt8 {
             state = state &* 1_664_525 &+ 1_013_904_223
             return UInt8(truncatingIfNeeded: state >> 24)
         }
-        func near(_ value: UInt8) -> UInt8 { UInt8(clamping: Int(value) + Int(next() % 13) - 6) }
-        for _ in 0..<20_000 {
-            let x = RGBColor(red: next(), green: next(), blue: next())
-            let y = RGBColor(red: near(x.red), green: near(x.green), blue: near(x.blue))
-            #expect(ColorDifference.isWithin(1.5, x, y) == (ColorDifference.ciede2000(x, y) <= 1.5), "\(x) \(y)")
+        for reach in [6, 2] {
+            func near(_ value: UInt8) -> UInt8 { UInt8(clamping: Int(value) + Int(next() % UInt8(2 * reach + 1)) - reach) }
+            for _ in 0..<20_000 {
+                let x = RGBColor(red: next(), green: next(), blue: next())
+                let y = RGBColor(red: near(x.red), green: near(x.green), blue: near(x.blue))
+                let within = ColorDifference.isWithin(1.5, LabColor(x), LabColor(y))
+                #expect(within == (ColorDifference.ciede2000(x, y) <= 1.5), "\(x) \(y)")
+            }
         }
     }
 }

@@ -13,7 +13,7 @@ import TestSupport
         var opened = Configuration()
         opened.playback.pausedDim = 0.5
         let state = DaemonState(configuration: opened)
-        let supervisor = CaptureSupervisor(state: state, framesPerSecond: 20, logger: Logger(label: "test"))
+        let supervisor = CaptureSupervisor(state: state, framesPerSecond: 20, metrics: EngineMetrics(), logger: Logger(label: "test"))
         var reloaded = opened
         reloaded.playback.pausedDim = 0.2
         _ = state.replaceConfiguration(with: reloaded)

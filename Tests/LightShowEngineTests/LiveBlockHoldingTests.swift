@@ -22,6 +22,7 @@ import Glibc
     final class Recorder: ShowSink {
         let frames = Mutex<[ShowFrame]>([])
         let audioFrames = Mutex(0)
+        var takesAudio: Bool { true }
         func audio(_ block: SampleBlock) throws { audioFrames.withLock { $0 += block.frameCount } }
         func show(_ frame: ShowFrame) throws { frames.withLock { $0.append(frame) } }
     }

@@ -149,6 +149,7 @@ import TestSupport
     final class AudioCounter: ShowSink {
         private let count = Atomic<Int>(0)
         var frames: Int { count.load(ordering: .relaxed) }
+        var takesAudio: Bool { true }
         func audio(_ block: SampleBlock) throws { count.add(block.frameCount, ordering: .relaxed) }
         func show(_ frame: ShowFrame) throws {}
     }

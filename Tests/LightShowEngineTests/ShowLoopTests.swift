@@ -34,7 +34,7 @@ import TestSupport
         init(_ action: ShowLoop<ManualClock>.Action) {
             switch action {
             case .audio(let block): self = .audio(startFrame: block.startFrame)
-            case .frame(let frame): self = .frame(index: frame.index, state: frame.state)
+            case .frame(let frame, _): self = .frame(index: frame.index, state: frame.state)
             case .framesDone: self = .framesDone
             case .armTimer(let instant): self = .armTimer(at: instant.offset)
             case .cancelTimer: self = .cancelTimer
@@ -48,12 +48,14 @@ import TestSupport
     }
 
     /// A live loop on `clock` (followAudio nil: the loop reads the clock, nothing moves it but the test).
-    static func liveLoop(_ clock: ManualClock, playerName: String? = nil, fadeOutTail: Bool = false) -> ShowLoop<ManualClock> {
+    static func liveLoop(
+        _ clock: ManualClock, playerName: String? = nil, fadeOutTail: Bool = false, passesAudio: Bool = true
+    ) -> ShowLoop<ManualClock> {
         ShowLoop(
             clock: clock, followAudio: nil,
             analyzer: LevelAnalyzer(settings: configuration.analysis, bands: configuration.bands, sampleRate: rate, framesPerSecond: fps),
             spec: .demo, sampleRate: rate, configuration: configuration,
-            options: .init(framesPerSecond: fps, fadeOutTail: fadeOutTail), playerName: playerName
+            options: .init(framesPerSecond: fps, fadeOutTail: fadeOutTail), playerName: playerName, passesAudio: passesAudio
         )
     }
 
@@ -136,6 +138,20 @@ import TestSupport
         #expect(play.contains(.frame(index: 2, state: .playing)))
     }
 
+    @Test func withoutASinkForTheAudioABlockDecidesOnlyFramesAndAsleepNothing() {
+        let clock = ManualClock()
+        var loop = Self.liveLoop(clock, passesAudio: false)
+        _ = decided { loop.begin(&$0) }
+        #expect(decided { _ = loop.handle(Self.block(tone: true), &$0) } == [
+            .frame(index: 0, state: .playing), .frame(index: 1, state: .playing), .armTimer(at: .milliseconds(100)),
+            .pace(asleep: false), .framesDone,
+        ])
+        _ = decided { loop.handle(.user(.stop), &$0) }
+        clock.advance(by: .milliseconds(400))
+        #expect(decided { loop.handle(.timer, &$0) }.contains(.pace(asleep: true)))
+        #expect(decided { _ = loop.handle(Self.block(tone: false, startFrame: 4_800), &$0) } == [])
+    }
+
     @Test func aUserCommandGoesOnToAPlayerThatTakesCommands() {
         let clock = ManualClock()
         var loop = Self.liveLoop(clock, playerName: "MPD")
@@ -166,7 +182,7 @@ import TestSupport
         let end = actions.map(Decided.init)
         #expect(end.contains(.report(.stopped, .inputEnded, title: "Demo")))
         #expect(end.contains(.cancelTimer))
-        let frames = actions.compactMap { if case .frame(let frame) = $0 { frame } else { nil } }
+        let frames = actions.compactMap { if case .frame(let frame, _) = $0 { frame } else { nil } }
         // 0.3 s of fade at 20 fps after the tone's two frames: the stop, six frames of fade, the last one dark.
         #expect(frames.map(\.index) == Array(2..<9))
         #expect(frames.allSatisfy { $0.state == .stopped })

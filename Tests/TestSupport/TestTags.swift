@@ -19,4 +19,6 @@ extension Tag {
     @Tag public static var xterm: Self
     /// Starts OLA as a real sACN/Art-Net receiver in a network namespace.
     @Tag public static var ola: Self
+    /// Drives Debian's Chromium through chromedriver with Selenium (python3-selenium).
+    @Tag public static var chromium: Self
 }

@@ -5,19 +5,17 @@ import Foundation
 public final class XtermDisplay: @unchecked Sendable {
     /// `:N`, for DISPLAY.
     public let display: String
-    private let server = Process()
-    private let terminal = Process()
+    private let server: Process
+    private let terminal: Process
 
     /// Starts `command` (program and arguments) in a `columns`×`rows` xterm (`-fa Monospace -fs 8`) with
     /// `environment` added to this process's.
     public init(columns: Int = 160, rows: Int = 48, environment: [String: String] = [:], command: [String]) throws {
         // -displayfd: Xvfb picks a free display and writes its number once it accepts clients.
         let number = Pipe()
-        server.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
-        server.arguments = ["-displayfd", "1", "-screen", "0", "1600x1000x24", "-nolisten", "tcp"]
-        server.standardOutput = number
-        server.standardError = FileHandle.nullDevice
-        try server.run()
+        server = try Launch.start(
+            ["/usr/bin/Xvfb", "-displayfd", "1", "-screen", "0", "1600x1000x24", "-nolisten", "tcp"], standardOutput: number
+        )
         var digits = Data()
         while let byte = try number.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) {
             digits += byte
@@ -27,16 +25,13 @@ public final class XtermDisplay: @unchecked Sendable {
             throw ExternalTool.Failure(description: "Xvfb did not say which display it took")
         }
         display = ":\(value)"
-        var env = ProcessInfo.processInfo.environment
-        for (key, value) in environment { env[key] = value }
-        env["DISPLAY"] = display
-        terminal.executableURL = URL(fileURLWithPath: "/usr/bin/xterm")
-        terminal.arguments = ["-geometry", "\(columns)x\(rows)", "-fa", "Monospace", "-fs", "8", "-e"] + command
-        terminal.environment = env
-        terminal.standardOutput = FileHandle.nullDevice
-        terminal.standardError = FileHandle.nullDevice
+        var environment = environment
+        environment["DISPLAY"] = display
         do {
-            try terminal.run()
+            terminal = try Launch.start(
+                ["/usr/bin/xterm", "-geometry", "\(columns)x\(rows)", "-fa", "Monospace", "-fs", "8", "-e"] + command,
+                environment: environment
+            )
         } catch {
             server.terminate()
             throw error

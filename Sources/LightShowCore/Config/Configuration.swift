@@ -15,6 +15,7 @@ public struct Configuration: Equatable, Sendable {
     public var mpris = MPRISSettings()
     public var control = ControlSettings()
     public var mqtt = MQTTSettings()
+    public var web = WebSettings()
     /// `[[lights]]`: network light outputs, in file order.
     public var lights: [LightOutputSettings] = []
 

@@ -23,23 +23,7 @@ public struct MQTTSettings: Equatable, Sendable {
 
     /// `broker` split into host and port (the default port when none is given); nil when it has no such form.
     public static func hostAndPort(_ broker: String) -> (host: String, port: Int)? {
-        var host = Substring(broker)
-        var port = defaultPort
-        if host.hasPrefix("[") {
-            guard let close = host.firstIndex(of: "]") else { return nil }
-            let rest = host[host.index(after: close)...]
-            host = host[host.index(after: host.startIndex)..<close]
-            if !rest.isEmpty {
-                guard rest.hasPrefix(":"), let number = Int(rest.dropFirst()) else { return nil }
-                port = number
-            }
-        } else if let colon = host.firstIndex(of: ":"), host[host.index(after: colon)...].firstIndex(of: ":") == nil {
-            guard let number = Int(host[host.index(after: colon)...]) else { return nil }
-            port = number
-            host = host[..<colon]
-        }
-        guard !host.isEmpty, (1...65535).contains(port) else { return nil }
-        return (String(host), port)
+        HostAndPort.parse(broker, defaultPort: defaultPort)
     }
 
     /// The base topic for `host` when none is configured.

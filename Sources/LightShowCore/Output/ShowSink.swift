@@ -7,7 +7,10 @@
 /// something slow (a socket, a terminal) hands the frame on instead; only an offline recording, which runs on
 /// the file reader's own thread, may wait for its encoders.
 public protocol ShowSink: AnyObject, Sendable {
-    /// Each block of audio the show takes in, before the frames made from it (a recording keeps it).
+    /// Whether the sink gets `audio(_:)`: only one that keeps the audio (a recording) says yes. When no sink does,
+    /// the engine passes no block on, which is most of what an idle show costs.
+    var takesAudio: Bool { get }
+    /// Each block of audio the show takes in, before the frames made from it; only when `takesAudio`.
     func audio(_ block: SampleBlock) throws
     /// One frame of the show.
     func show(_ frame: ShowFrame) throws
@@ -16,6 +19,7 @@ public protocol ShowSink: AnyObject, Sendable {
 }
 
 extension ShowSink {
+    public var takesAudio: Bool { false }
     public func audio(_ block: SampleBlock) throws {}
     public func framesDone() {}
 }

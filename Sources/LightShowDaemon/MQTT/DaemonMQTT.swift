@@ -44,18 +44,7 @@ final class DaemonMQTT: Sendable {
 
     private static func password(_ settings: MQTTSettings) throws(LightShowError) -> String? {
         guard !settings.passwordFile.isEmpty else { return settings.password.isEmpty ? nil : settings.password }
-        let bytes: [UInt8]?
-        do {
-            bytes = try SmallFile(path: settings.passwordFile).read(limit: 4096, followingSymlinks: true)
-        } catch {
-            throw LightShowError("mqtt.password_file: \(error)", exitStatus: .config)
-        }
-        guard let bytes else { throw LightShowError("mqtt.password_file: \(settings.passwordFile) does not exist", exitStatus: .config) }
-        let line = bytes.prefix { $0 != UInt8(ascii: "\n") && $0 != UInt8(ascii: "\r") }
-        guard let text = String(validating: line, as: UTF8.self), !text.isEmpty else {
-            throw LightShowError("mqtt.password_file: expected the password as UTF-8 text on the first line of \(settings.passwordFile)", exitStatus: .config)
-        }
-        return text
+        return try SecretFile.firstLine(of: settings.passwordFile, key: "mqtt.password_file", what: "the password")
     }
 
     private init(options: MQTTConnection.Options, topics: HomeAssistantTopics, device: HomeAssistantDevice, logger: Logger) throws(LightShowError) {

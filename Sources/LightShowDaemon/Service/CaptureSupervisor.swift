@@ -25,16 +25,21 @@ final class CaptureSupervisor: Sendable {
         var wait: Task<Void, Never>?
         /// The newest configuration adopted since the start: an engine built from an older one catches up.
         var tuning: Configuration?
+        /// The counters of the inputs already closed.
+        var closed = CaptureTotals()
     }
 
     let state: DaemonState
     let framesPerSecond: Double
+    /// Where every engine counts its frames, analysis time and latency.
+    let metrics: EngineMetrics
     let logger: Logger
     private let capture = Mutex(Capture())
 
-    init(state: DaemonState, framesPerSecond: Double, logger: Logger) {
+    init(state: DaemonState, framesPerSecond: Double, metrics: EngineMetrics, logger: Logger) {
         self.state = state
         self.framesPerSecond = framesPerSecond
+        self.metrics = metrics
         self.logger = logger
     }
 
@@ -48,6 +53,13 @@ final class CaptureSupervisor: Sendable {
         var waiting = CaptureStatistics()
         waiting.state = .lost
         return waiting
+    }
+
+    /// The capture's counters since the daemon started: the closed inputs' and the open one's.
+    var captureTotals: CaptureTotals {
+        capture.withLock { capture in
+            capture.closed + (capture.source.map { CaptureTotals($0.statistics) } ?? CaptureTotals())
+        }
     }
 
     /// What the watchdog judges: the capture's health, including the reader loop's pulse. Waiting counts as
@@ -126,7 +138,7 @@ final class CaptureSupervisor: Sendable {
             player = nil
         }
         let engine = ShowEngine(
-            source: source, configuration: configuration, options: .init(framesPerSecond: framesPerSecond), player: player
+            source: source, configuration: configuration, options: .init(framesPerSecond: framesPerSecond, metrics: metrics), player: player
         )
         // Relayed before the engine runs, so its first change of state is heard.
         state.relayChanges(of: source, engine)
@@ -137,6 +149,7 @@ final class CaptureSupervisor: Sendable {
         opened()
         let result = await withTaskCancellationHandler { await run.result } onCancel: { run.cancel() }
         update { capture in
+            capture.closed = capture.closed + CaptureTotals(source.statistics)
             capture.source = nil
             capture.engine = nil
             capture.run = nil

@@ -12,16 +12,19 @@ public struct DaemonConfigurationSource: Sendable {
     public var mpdAddress: String?
     /// The player flags as one edit (`--player`, `--mpd`, `--mpris`), re-applied after every reload.
     public var player: (@Sendable (inout Configuration) -> Void)?
+    /// `--web ADDRESS`: `[web] listen` for this run.
+    public var webListen: String?
 
     public init(
         file: String?, input: InputSpec? = nil, pcmFormat: PCMFormat? = nil, mpdAddress: String? = nil,
-        player: (@Sendable (inout Configuration) -> Void)? = nil
+        player: (@Sendable (inout Configuration) -> Void)? = nil, webListen: String? = nil
     ) {
         self.file = file
         self.input = input
         self.pcmFormat = pcmFormat
         self.mpdAddress = mpdAddress
         self.player = player
+        self.webListen = webListen
     }
 
     /// The configuration now, or a `ConfigurationError` listing every problem (exit 78).
@@ -35,6 +38,17 @@ public struct DaemonConfigurationSource: Sendable {
         if let pcmFormat { configuration.input.pcmFormat = pcmFormat }
         if let mpdAddress { configuration.mpd.address = mpdAddress }
         player?(&configuration)
+        if let webListen {
+            configuration.web.listen = webListen
+            // The file's check saw its own listen address; this one needs the same rule.
+            if !configuration.web.isLoopbackOnly, !configuration.web.hasToken {
+                let problem = ConfigDiagnostic(
+                    .error, keyPath: "web.token",
+                    "--web \(SafeText.sanitized(webListen, limit: 80)) is reachable from other machines: set web.token or web.token_file, or use \(WebSettings.usualListen)"
+                )
+                throw ConfigurationError(file: file ?? "(built-in defaults)", reason: .invalid([problem]))
+            }
+        }
         return configuration
     }
 }

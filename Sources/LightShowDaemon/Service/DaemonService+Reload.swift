@@ -51,14 +51,23 @@ extension DaemonService {
             new = try configurationSource.load { warnings.append($0) }
         } catch {
             logger.error("reload (\(caller)) failed; keeping the running configuration:\n\(error.description)")
+            metrics.reloaded(ok: false)
             return .failure(error.description)
         }
         for warning in warnings { logger.warning("\(warning)") }
-        // Lights first: they may look host names up; if they can't take the new entries, nothing changes.
+        // The web server first: a new address may be taken; then nothing changes and the old one keeps serving.
+        let old = state.configuration
+        if new.web != old.web, let problem = applyWebWaiting(new.web) {
+            logger.error("reload (\(caller)) failed; keeping the running configuration: \(problem)")
+            return .failure(problem)
+        }
+        // Then the lights: they may look host names up; if they can't take the new entries, nothing changes.
         do throws(LightShowError) {
             try lights.reconfigure(new)
         } catch {
+            if new.web != old.web { _ = applyWebWaiting(old.web) }
             logger.error("reload (\(caller)) failed; keeping the running configuration: \(error.message)")
+            metrics.reloaded(ok: false)
             return .failure(error.message)
         }
         let plan = adopt(new)
@@ -68,6 +77,7 @@ extension DaemonService {
         if plan.mqttWaitsForRestart {
             logger.warning("[mqtt] changes take effect when the daemon restarts")
         }
+        metrics.reloaded(ok: true)
         logger.info("reloaded (\(caller))\(plan.restartsInput ? "; reopening \(new.input.source)" : "")")
         return .success([
             "config": .string(configurationSource.file ?? "(built-in defaults)"),

@@ -35,13 +35,21 @@ public final class DaemonService: Service, Sendable {
     let reloads = ReloadQueue()
     /// Set once READY=1 went out: a reload before then (SIGHUP while a Pulse server is awaited) must not send it early.
     let isReady = Atomic(false)
-    private let connectionCounts = Mutex<Callback<Void, (clients: Int, subscribers: Int)>?>(nil)
+    private let connectionCounts = Mutex<Callback<Void, ControlCounts>?>(nil)
+    /// The control server's clients, subscribers among them, and the frames subscribers dropped.
+    typealias ControlCounts = (clients: Int, subscribers: Int, droppedFrames: UInt64)
+    /// What `/metrics` shows that isn't kept elsewhere.
+    public let metrics = DaemonMetrics()
     /// Holds frames back by `[output] delay` before subscribers get them (set once the control server runs).
     let subscriberDelay = Mutex<DelayedSink?>(nil)
     /// Tells subscribers the scene (set once the control server runs).
     private let sceneOutlet = Mutex<Callback<JSONValue, Void>?>(nil)
     /// Home Assistant over MQTT; nil without `[mqtt] broker`.
     let mqtt: DaemonMQTT?
+    /// The newest scene and frame, for control-socket subscribers and web viewers alike.
+    let events = ShowEventBoard()
+    /// The page, HTTP API and `/metrics` (`[web]`); serves nothing until `listen` is set.
+    let web: DaemonWeb
 
     /// Loads the configuration and finds the control socket. Throws a `UserFacingError`: 78 for a bad config
     /// (every problem listed), 66 for a missing `--config` file, or when `[mqtt] password_file` can't be read.
@@ -58,7 +66,7 @@ public final class DaemonService: Service, Sendable {
         self.configurationSource = configurationSource
         socketPath = try ControlSocketPath.resolve(configured: configuration.control.socket, environment: environment)
         state = DaemonState(configuration: configuration)
-        supervisor = CaptureSupervisor(state: state, framesPerSecond: framesPerSecond, logger: logger)
+        supervisor = CaptureSupervisor(state: state, framesPerSecond: framesPerSecond, metrics: metrics.engine, logger: logger)
         lights = try LightsOutputs(
             settings: configuration.lights, bands: configuration.bands.dimmed(by: configuration.scene.brightness),
             background: configuration.background.dimmed(by: configuration.scene.brightness),
@@ -69,6 +77,9 @@ public final class DaemonService: Service, Sendable {
         var mqttLogger = Logger(label: "lightshow.mqtt")
         mqttLogger.logLevel = logger.logLevel
         mqtt = try DaemonMQTT.make(settings: configuration.mqtt, version: version, logger: mqttLogger)
+        var webLogger = Logger(label: "lightshow.web")
+        webLogger.logLevel = logger.logLevel
+        web = DaemonWeb(logger: webLogger)
         self.framesPerSecond = framesPerSecond
         self.socketGroup = socketGroup
         self.logger = logger
@@ -83,7 +94,8 @@ public final class DaemonService: Service, Sendable {
             let madeDirectory = try ControlSocketPath.prepareDirectory(for: socketPath)
             server = try ControlServer(
                 path: socketPath, handler: DaemonControlHandler(daemon: self),
-                options: .init(maxClients: configuration.control.maxClients, idleSeconds: configuration.control.idleTimeoutSeconds)
+                options: .init(maxClients: configuration.control.maxClients, idleSeconds: configuration.control.idleTimeoutSeconds),
+                events: events
             )
             if let socketGroup {
                 // The default places are the daemon's own directories; a configured one only if made just now.
@@ -93,12 +105,18 @@ public final class DaemonService: Service, Sendable {
         } catch {
             throw LightShowError("control socket \(socketPath): \(error)", exitStatus: .ioError)
         }
-        connectionCounts.withLock { $0 = Callback { server.connectionCounts } }
+        connectionCounts.withLock {
+            $0 = Callback {
+                let counts = server.connectionCounts
+                return (counts.clients, counts.subscribers, server.droppedFrames)
+            }
+        }
         sceneOutlet.withLock { $0 = Callback { server.publishScene($0) } }
         publishScene(configuration)
         server.start()
         logger.info("control socket \(socketPath)")
         defer { server.shutdown() }
+        try await startWeb(configuration.web)
 
         let status = FrameHandler { [state, mqtt] frame in
             state.record(frame)
@@ -142,6 +160,7 @@ public final class DaemonService: Service, Sendable {
             logger.info("stopping")
             group.cancelAll()
         }
+        await web.stop()
     }
 
     /// Runs in a `ServiceGroup` that shuts the daemon down gracefully on SIGTERM or SIGINT.
@@ -158,7 +177,7 @@ public final class DaemonService: Service, Sendable {
     public var status: DaemonStatus {
         let configuration = state.configuration
         let source = supervisor.source
-        let counts = connectionCounts.withLock { $0 }?.call(()) ?? (clients: 0, subscribers: 0)
+        let counts = controlCounts
         return DaemonStatus(
             input: configuration.input.source,
             sampleRate: source?.sampleRate,
@@ -176,6 +195,28 @@ public final class DaemonService: Service, Sendable {
             brightness: configuration.scene.brightness,
             mqtt: mqtt?.state ?? .off
         )
+    }
+
+    private var controlCounts: ControlCounts {
+        connectionCounts.withLock { $0 }?.call(()) ?? (clients: 0, subscribers: 0, droppedFrames: 0)
+    }
+
+    /// The metrics in the Prometheus text format, for `GET /metrics`.
+    @Sendable public func metricsText() -> String {
+        let counts = controlCounts
+        return DaemonMetricsReport(
+            framesEmitted: metrics.engine.framesEmitted,
+            capture: supervisor.captureTotals,
+            inputOpen: supervisor.source != nil,
+            state: supervisor.engine?.status.state ?? .stopped,
+            reloads: metrics.reloads,
+            lights: lights.status,
+            analysisHop: metrics.engine.analysisHop.snapshot,
+            audioToFrame: metrics.engine.audioToFrame.snapshot,
+            controlClients: counts.clients,
+            subscribers: ViewerCounts(viewers: counts.subscribers, droppedFrames: counts.droppedFrames),
+            web: webCounts
+        ).text
     }
 
     /// A user's play/pause/toggle/stop; false when no input is open to apply it to.

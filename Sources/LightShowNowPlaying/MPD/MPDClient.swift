@@ -6,20 +6,16 @@ public import Logging
 /// after every change. Reconnects with backoff when MPD goes away or says something malformed.
 ///
 /// All socket I/O runs on the client's own thread, so nothing it does can block or crash the show.
-public final class MPDClient: NowPlayingSource {
+public final class MPDClient: PlayerThreadClient {
     public let address: MPDAddress
     public var name: String { "MPD at \(address)" }
-    /// The client's news, in order. Finishes after `stop()`.
-    public var events: AsyncStream<NowPlayingEvent> { thread.events }
-
     /// The client's thread; its command signal breaks into `idle`.
-    private let thread: PlayerThread
+    let thread: PlayerThread
     private let password: String
     private let logger: Logger
     private let backoff: ReopenBackoff
     /// How long MPD may take to answer a command (not `idle`, which waits for news).
     private let replyTimeout: Duration
-    private var continuation: AsyncStream<NowPlayingEvent>.Continuation { thread.continuation }
 
     public init(
         address: MPDAddress,
@@ -46,25 +42,9 @@ public final class MPDClient: NowPlayingSource {
         try self.init(address: MPDAddress(parsing: settings.address), password: settings.password, logger: logger)
     }
 
-    /// Starts following MPD on the client's thread. Call once; later calls do nothing.
-    public func start() {
-        thread.start { [self] in run() }
-    }
-
-    /// Stops the client: its thread leaves any wait at once, closes the connection, and `events` finishes.
-    public func stop() {
-        thread.stop()
-    }
-
-    /// Sends play, pause or stop to MPD on the client's thread (at most a few queued; a burst keeps the newest;
-    /// none kept while MPD is away).
-    public func forward(_ command: UserCommand) {
-        thread.forward(command)
-    }
-
     // MARK: The client's thread
 
-    private func run() {
+    func run() {
         var backoff = backoff
         var outageAnnounced = false
         while true {

@@ -12,15 +12,13 @@ import Glibc
 ///
 /// A thread of its own owns the bus connection (sd-bus is not thread-safe) and polls it beside a wake-up pipe for
 /// commands and stop. Without a session bus it says so once and ends; the show goes on without a player.
-public final class MPRISClient: NowPlayingSource {
+public final class MPRISClient: PlayerThreadClient {
     public var name: String { "MPRIS " + followed.withLock { $0 } }
-    public var events: AsyncStream<NowPlayingEvent> { thread.events }
 
     private let pinned: String?
     private let logger: Logger
-    private let thread: PlayerThread
+    let thread: PlayerThread
     private let followed = Mutex("(no player)")
-    private var continuation: AsyncStream<NowPlayingEvent>.Continuation { thread.continuation }
 
     /// - Parameter pinned: follow only this player (`vlc` matches `org.mpris.MediaPlayer2.vlc` and its instances).
     public init(pinned: String? = nil, logger: Logger = Logger(label: "lightshow.mpris")) throws(LightShowError) {
@@ -36,21 +34,9 @@ public final class MPRISClient: NowPlayingSource {
         return access(runtime + "/bus", F_OK) == 0
     }
 
-    public func start() {
-        thread.start { [self] in run() }
-    }
-
-    public func stop() {
-        thread.stop()
-    }
-
-    public func forward(_ command: UserCommand) {
-        thread.forward(command)
-    }
-
     // MARK: The client's thread
 
-    private func run() {
+    func run() {
         var environment: [String: String] = [:]
         for key in ["DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR"] { environment[key] = getenv(key).map { String(cString: $0) } }
         guard Self.sessionBusPresent(environment) else {

@@ -9,6 +9,11 @@ import Darwin
 /// synchronized output (`ESC[?2026h` … `ESC[?2026l`). A frame where nothing changed produces no bytes.
 /// Keeps the terminal's state (cells, cursor, colours) between frames; `invalidate()` forces a full redraw.
 ///
+/// What xterm and the X server pay for follows the runs drawn (text between two escape sequences, and erases),
+/// about 5 µs of their CPU each, not the bytes: replaying the same frames into xterm with every colour code
+/// written twice (1.7× the bytes) or in 256-colour form (0.7×) cost the same within 3%. So fewer cells sent is
+/// what helps there; shorter codes don't.
+///
 /// Colours go to the cells themselves, never by animating palette entries (OSC 4): xterm repaints its whole screen
 /// on every palette change, which on this picture cost xterm 0.034 and the X server 0.075 CPU-s/s at one change a
 /// frame, against 0.020 and 0.024 for sending the changed cells (desktop-cost.sh's setting).
@@ -34,6 +39,7 @@ public struct TerminalEncoder: Sendable {
     private var depth: TerminalColorDepth = .truecolor
     /// Room for a frame's bytes, kept between frames.
     private var scratch: [UInt8] = []
+    private var tolerance = PerceptualTolerance()
 
     public static let beginSynchronized: [UInt8] = Array("\u{1B}[?2026h".utf8)
     public static let endSynchronized: [UInt8] = Array("\u{1B}[?2026l".utf8)
@@ -100,7 +106,7 @@ public struct TerminalEncoder: Sendable {
                                 if shown != lastShown || cell != lastCell {
                                     lastShown = shown
                                     lastCell = cell
-                                    lastLooksSame = Self.looksSame(shown, cell)
+                                    lastLooksSame = looksSame(shown, cell)
                                 }
                                 if lastLooksSame { continue }
                             }
@@ -185,11 +191,11 @@ public struct TerminalEncoder: Sendable {
         var setForeground = needsForeground && foreground != cell.foreground
         var setBackground = background != cell.background
         if tolerant {
-            if setForeground, let current = foreground, Self.canKeep(current, for: cell.foreground) {
+            if setForeground, let current = foreground, canKeep(current, for: cell.foreground) {
                 setForeground = false
                 shown.foreground = current
             }
-            if setBackground, let current = background, Self.canKeep(current, for: cell.background) {
+            if setBackground, let current = background, canKeep(current, for: cell.background) {
                 setBackground = false
                 shown.background = current
             }
@@ -213,9 +219,9 @@ public struct TerminalEncoder: Sendable {
     /// Whether the terminal's current colour `current` can stand for `wanted`: both real colours (never the
     /// terminal's own) that look the same.
     @inline(__always)
-    private static func canKeep(_ current: UInt32, for wanted: UInt32) -> Bool {
+    private mutating func canKeep(_ current: UInt32, for wanted: UInt32) -> Bool {
         current != TerminalCell.defaultColor && wanted != TerminalCell.defaultColor
-            && PerceptualTolerance.looksSame(current, wanted)
+            && tolerance.looksSame(current, wanted)
     }
 
     @inline(__always)
@@ -264,9 +270,9 @@ public struct TerminalEncoder: Sendable {
     /// A truecolor cell whose glyph is the same and whose colours moved no further than `PerceptualTolerance`:
     /// sending it again would change nothing anyone can see.
     @inline(__always)
-    private static func looksSame(_ shown: TerminalCell, _ cell: TerminalCell) -> Bool {
-        shown.scalar == cell.scalar && PerceptualTolerance.looksSame(shown.background, cell.background)
-            && (cell.scalar == TerminalCell.space || PerceptualTolerance.looksSame(shown.foreground, cell.foreground))
+    private mutating func looksSame(_ shown: TerminalCell, _ cell: TerminalCell) -> Bool {
+        shown.scalar == cell.scalar && tolerance.looksSame(shown.background, cell.background)
+            && (cell.scalar == TerminalCell.space || tolerance.looksSame(shown.foreground, cell.foreground))
     }
 
     /// Characters every terminal draws one cell wide: ASCII, box drawing, blocks and the shapes the viewer uses.

@@ -74,6 +74,7 @@ public struct TerminalGrid: Equatable, Sendable {
         let range = rowRange ?? 0..<rows
         let width = min(columns, image.width), imageWidth = image.width, imageHeight = image.height
         let columns = columns, rows = rows, depth = depth
+        var tolerance = PerceptualTolerance()
         image.pixels.withUnsafeBufferPointer { pixels in
             cells.withUnsafeMutableBufferPointer { cells in
                 for row in range where row < rows {
@@ -84,7 +85,7 @@ public struct TerminalGrid: Equatable, Sendable {
                     for column in 0..<width {
                         cells[rowStart + column] = Self.cell(
                             top: (pixels[t], pixels[t + 1], pixels[t + 2]),
-                            bottom: (pixels[b], pixels[b + 1], pixels[b + 2]), depth: depth)
+                            bottom: (pixels[b], pixels[b + 1], pixels[b + 2]), depth: depth, tolerance: &tolerance)
                         t += 3
                         b += 3
                     }
@@ -97,8 +98,8 @@ public struct TerminalGrid: Equatable, Sendable {
     /// space on their mean colour. A smooth gradient under a light differs by a unit or two from one pixel row to
     /// the next; sent as one colour, such a cell needs no foreground code and no glyph.
     @inline(__always)
-    static func truecolorHalfBlock(top: UInt32, bottom: UInt32) -> TerminalCell {
-        guard top != bottom, PerceptualTolerance.looksSame(top, bottom) else { return halfBlock(top: top, bottom: bottom) }
+    static func truecolorHalfBlock(top: UInt32, bottom: UInt32, tolerance: inout PerceptualTolerance) -> TerminalCell {
+        guard top != bottom, tolerance.looksSame(top, bottom) else { return halfBlock(top: top, bottom: bottom) }
         let mean = (PerceptualTolerance.channels(top) &+ PerceptualTolerance.channels(bottom) &+ 1) / 2
         let packed = UInt32(mean.x) << 16 | UInt32(mean.y) << 8 | UInt32(mean.z)
         return TerminalCell(scalar: TerminalCell.space, foreground: packed, background: packed)
@@ -106,12 +107,14 @@ public struct TerminalGrid: Equatable, Sendable {
 
     /// The cell showing pixel `top` over pixel `bottom` at `depth`. Without colour, brightness picks a shade.
     @inline(__always)
-    static func cell(top: (UInt8, UInt8, UInt8), bottom: (UInt8, UInt8, UInt8), depth: TerminalColorDepth) -> TerminalCell {
+    static func cell(
+        top: (UInt8, UInt8, UInt8), bottom: (UInt8, UInt8, UInt8), depth: TerminalColorDepth, tolerance: inout PerceptualTolerance
+    ) -> TerminalCell {
         switch depth {
         case .truecolor:
             return truecolorHalfBlock(
                 top: UInt32(top.0) << 16 | UInt32(top.1) << 8 | UInt32(top.2),
-                bottom: UInt32(bottom.0) << 16 | UInt32(bottom.1) << 8 | UInt32(bottom.2))
+                bottom: UInt32(bottom.0) << 16 | UInt32(bottom.1) << 8 | UInt32(bottom.2), tolerance: &tolerance)
         case .none:
             let brightest = max(top.0, top.1, top.2, bottom.0, bottom.1, bottom.2)
             return TerminalCell(scalar: shade(brightest), foreground: TerminalCell.defaultColor, background: TerminalCell.defaultColor)

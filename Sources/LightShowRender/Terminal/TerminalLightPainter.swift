@@ -95,7 +95,7 @@ struct TerminalLightPainter {
     }
 
     /// Paints each light at its colour and level into `grid`, which must hold this canvas.
-    func paint(_ lights: [Scene.Light], into grid: inout TerminalGrid) {
+    func paint(_ lights: [Scene.Light], into grid: inout TerminalGrid, tolerance: inout PerceptualTolerance) {
         let depth = grid.depth
         grid.cells.withUnsafeMutableBufferPointer { gridCells in
             for (light, cells) in zip(lights, cells) {
@@ -108,16 +108,20 @@ struct TerminalLightPainter {
                     let mixed = background &+ (((color &- background) &* alpha &+ 32768) &>> 16)
                     let cell: TerminalCell
                     if depth == .truecolor {
-                        cell = Self.truecolorCell(mixed)
+                        cell = Self.truecolorCell(mixed, tolerance: &tolerance)
                     } else {
                         let lanes = SIMD8<UInt8>(truncatingIfNeeded: mixed)
-                        cell = TerminalGrid.cell(top: (lanes[0], lanes[1], lanes[2]), bottom: (lanes[3], lanes[4], lanes[5]), depth: depth)
+                        cell = TerminalGrid.cell(
+                            top: (lanes[0], lanes[1], lanes[2]), bottom: (lanes[3], lanes[4], lanes[5]), depth: depth,
+                            tolerance: &tolerance
+                        )
                     }
                     UnsafeMutableBufferPointer(rebasing: gridCells[Int(run.start)..<Int(run.start + run.count)]).update(repeating: cell)
                 }
                 for cell in cells.edge {
                     gridCells[cell.index] = TerminalGrid.cell(
-                        top: cell.top.blended(r, g, b, a16), bottom: cell.bottom.blended(r, g, b, a16), depth: depth
+                        top: cell.top.blended(r, g, b, a16), bottom: cell.bottom.blended(r, g, b, a16), depth: depth,
+                        tolerance: &tolerance
                     )
                 }
             }
@@ -126,8 +130,10 @@ struct TerminalLightPainter {
 
     /// The truecolor cell for blended lanes (top r g b, bottom r g b), each already within 0…255.
     @inline(__always)
-    private static func truecolorCell(_ lanes: SIMD8<Int32>) -> TerminalCell {
+    private static func truecolorCell(_ lanes: SIMD8<Int32>, tolerance: inout PerceptualTolerance) -> TerminalCell {
         let packed = SIMD8<UInt32>(truncatingIfNeeded: lanes) &<< SIMD8<UInt32>(16, 8, 0, 16, 8, 0, 0, 0)
-        return TerminalGrid.truecolorHalfBlock(top: packed[0] | packed[1] | packed[2], bottom: packed[3] | packed[4] | packed[5])
+        return TerminalGrid.truecolorHalfBlock(
+            top: packed[0] | packed[1] | packed[2], bottom: packed[3] | packed[4] | packed[5], tolerance: &tolerance
+        )
     }
 }

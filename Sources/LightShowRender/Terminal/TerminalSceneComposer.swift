@@ -15,6 +15,8 @@ public final class TerminalSceneComposer {
     private let renderer = FrameRenderer(fontPaths: [])
     /// Last frame's grid: its storage is reused once the caller has let go of it, so a frame allocates nothing.
     private var spareGrid: TerminalGrid?
+    /// Decides which of a cell's two pixels look the same, remembering the colours it has measured.
+    private var tolerance = PerceptualTolerance()
 
     public init() {}
 
@@ -86,7 +88,7 @@ public final class TerminalSceneComposer {
         if keptLastFrame, let painter = lightPainter(for: canvas, background: scene.background, rowLimit: toolbarRow ?? rows) {
             // Only the levels moved: the lights are painted straight into last frame's cells, and the toolbar
             // is drawn again only if it changed.
-            painter.paint(scene.lights, into: &grid)
+            painter.paint(scene.lights, into: &grid, tolerance: &tolerance)
             if let toolbar = scene.toolbar, toolbar != lastToolbar {
                 let background = renderer.backgroundImage(width: columns, height: 2 * rows, gradient: scene.background)
                 drawToolbar(toolbar, image: background, dimmed: false, on: &grid)

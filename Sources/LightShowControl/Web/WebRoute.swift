@@ -1,0 +1,30 @@
+/// What a request asks for, once `WebRequestPolicy` let it through.
+public enum WebRoute: Equatable, Sendable {
+    /// `GET /` (and `HEAD /`): the page.
+    case page
+    /// `GET /metrics`: Prometheus text.
+    case metrics
+    /// `GET /api/status` or `POST /api/<cmd>`: one control command; its arguments come from the body.
+    case command(ControlCommand)
+    /// `GET /api/frames` as a WebSocket: scene and frame events at most `framesPerSecond` a second.
+    case frames(framesPerSecond: Double)
+}
+
+/// Why a request is refused: its HTTP status and a message for the client (`{"ok":false,"error":"…"}`).
+public struct WebRejection: Error, Equatable, Sendable {
+    public var status: Int
+    public var message: String
+    /// For 405: the methods the path takes.
+    public var allow: String?
+
+    public init(_ status: Int, _ message: String, allow: String? = nil) {
+        self.status = status
+        self.message = message
+        self.allow = allow
+    }
+
+    /// The JSON body: `{"ok":false,"error":"…"}` and a newline.
+    public var body: [UInt8] {
+        (["ok": false, "error": .string(message)] as JSONValue).line
+    }
+}
