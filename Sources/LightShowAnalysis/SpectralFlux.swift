@@ -14,36 +14,47 @@ final class SpectralFlux {
 
     let size: Int
     let pastHops: Int
-    private let fft: RealFFT
+    private let fft: PackedRealFFT
     private let window: HannWindow
     private let powerScale: Float
     /// Per bin: the power added before the dB (relative to a full-scale sine), so silent bins don't swing by many
     /// dB: the λ of SuperFlux's log(1 + λ·|X|), in effect. Each band sets its own bins'.
-    private var floors: [Float]
+    private let floors: UnsafeMutablePointer<Float>
     /// Per band (in `Band.allCases` order): the bins it covers, or nil when another transform measures it.
     private var bandBins: [Range<Int>?]
     /// The bins any of its bands covers, plus one each side for the neighbour maximum.
     private var binSpan: Range<Int> = 0..<0
-    /// This hop's dB spectrum, and each bin's rise over its past.
-    private var levels: [Float]
-    private var rises: [Float]
+    /// This hop's power spectrum (over `binSpan`), its dB, and each bin's rise over its past.
+    /// Pointers into one allocation the instance owns, not arrays: this runs some 375 times a second, and each
+    /// array's exclusivity checks and checked indexing cost more than the arithmetic.
+    private let powers: UnsafeMutablePointer<Float>
+    private let levels: UnsafeMutablePointer<Float>
+    private let rises: UnsafeMutablePointer<Float>
     /// The last `pastHops` hops' neighbour-maximum spectra, a ring of `pastHops` rows of `binCount`.
-    private var past: [Float]
+    private let past: UnsafeMutablePointer<Float>
     private var pastRow = 0
 
     init(size: Int, pastHops: Int) {
         self.size = size
         self.pastHops = max(1, pastHops)
-        fft = RealFFT(size: size)
+        fft = PackedRealFFT(size: size)
         window = HannWindow(size: size)
         // As `BandEnergyMeter`: a sine of peak A gives A²/2 in its bin.
         powerScale = Float(2 / (Double(size) * window.sumOfSquares))
         let floorDB = FastDecibels.of(Self.lowestFloorPower)
-        floors = [Float](repeating: Self.lowestFloorPower, count: fft.binCount)
-        levels = [Float](repeating: floorDB, count: fft.binCount)
-        rises = [Float](repeating: 0, count: fft.binCount)
-        past = [Float](repeating: floorDB, count: self.pastHops * fft.binCount)
+        let bins = fft.binCount
+        let storage = UnsafeMutablePointer<Float>.allocate(capacity: (4 + self.pastHops) * bins)
+        (floors, powers, levels, rises, past) = (storage, storage + bins, storage + 2 * bins, storage + 3 * bins, storage + 4 * bins)
+        floors.initialize(repeating: Self.lowestFloorPower, count: bins)
+        powers.initialize(repeating: 0, count: bins)
+        levels.initialize(repeating: floorDB, count: bins)
+        rises.initialize(repeating: 0, count: bins)
+        past.initialize(repeating: floorDB, count: self.pastHops * bins)
         bandBins = Band.allCases.map { _ in nil }
+    }
+
+    deinit {
+        floors.deallocate()
     }
 
     /// The bands this transform measures, in `Band.allCases` order: each one's range and dB floor (power), nil
@@ -85,24 +96,13 @@ final class SpectralFlux {
         transform(history)
         let bins = fft.binCount
         let span = binSpan
-        // Raw pointers: this runs some 375 times a second, and checked indexing cost more than the arithmetic.
-        levels.withUnsafeMutableBufferPointer { levels in
-            past.withUnsafeMutableBufferPointer { past in
-                rises.withUnsafeMutableBufferPointer { rises in
-                    let (level, history, rise) = (levels.baseAddress!, past.baseAddress!, rises.baseAddress!)
-                    Self.rises(level: level, history: history, rows: pastHops, bins: bins, span: span, into: rise)
-                    // This hop's neighbour maximum replaces the oldest row.
-                    Self.neighbourMaximum(level: level, bins: bins, span: span, into: history + pastRow * bins)
-                }
-            }
-        }
+        Self.rises(level: levels, history: past, rows: pastHops, bins: bins, span: span, into: rises)
+        // This hop's neighbour maximum replaces the oldest row.
+        Self.neighbourMaximum(level: levels, bins: bins, span: span, into: past + pastRow * bins)
         for (band, range) in bandBins.enumerated() {
             guard let range else { continue }
-            let total = rises.withUnsafeBufferPointer { rises in
-                var sum: Float = 0
-                for bin in range { sum += rises[bin] }
-                return sum
-            }
+            var total: Float = 0
+            for bin in range { total += rises[bin] }
             values[band] = total / Float(range.count)
         }
         pastRow = (pastRow + 1) % pastHops
@@ -119,23 +119,15 @@ final class SpectralFlux {
         }
         fft.execute()
         let (scale, span) = (SIMD8<Float>(repeating: powerScale), binSpan)
-        levels.withUnsafeMutableBufferPointer { levels in
-            floors.withUnsafeBufferPointer { floors in
-                // The transform's output is interleaved (re, im): sixteen floats hold eight bins.
-                let spectrum = UnsafeRawPointer(fft.output)
-                var bin = span.lowerBound
-                while bin + 8 <= span.upperBound {
-                    let pairs = spectrum.loadUnaligned(fromByteOffset: bin * 8, as: SIMD16<Float>.self)
-                    let power = pairs.evenHalf * pairs.evenHalf + pairs.oddHalf * pairs.oddHalf
-                    let decibels = FastDecibels.of(power * scale + Self.load(floors.baseAddress! + bin))
-                    UnsafeMutableRawPointer(levels.baseAddress! + bin).storeBytes(of: decibels, as: SIMD8<Float>.self)
-                    bin += 8
-                }
-                while bin < span.upperBound {
-                    levels[bin] = FastDecibels.of(fft.power(bin) * powerScale + floors[bin])
-                    bin += 1
-                }
-            }
+        fft.power(bins: span, into: powers)
+        var bin = span.lowerBound
+        while bin + 8 <= span.upperBound {
+            Self.store(FastDecibels.of(Self.load(powers + bin) * scale + Self.load(floors + bin)), levels + bin)
+            bin += 8
+        }
+        while bin < span.upperBound {
+            levels[bin] = FastDecibels.of(powers[bin] * powerScale + floors[bin])
+            bin += 1
         }
     }
 
