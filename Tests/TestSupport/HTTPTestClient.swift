@@ -54,7 +54,7 @@ public final class HTTPTestClient: @unchecked Sendable {
     public func send(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }  // os-idiom: the test's raw HTTP peer, independent of the server
             guard sent > 0 else { throw Failure(description: "send: errno \(errno)") }
             offset += sent
         }
@@ -160,7 +160,7 @@ public final class HTTPTestClient: @unchecked Sendable {
     /// Reads more into the buffer; false at the end of the stream. Throws on a timeout or error.
     private func fill() throws -> Bool {
         var chunk = [UInt8](repeating: 0, count: 65_536)
-        let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }  // os-idiom: as above
         if count > 0 {
             buffer += chunk[..<count]
             return true
