@@ -2,7 +2,8 @@
 import Glibc
 #endif
 
-/// A TCP listener on a free loopback port that accepts nothing: holds a port so another bind to it fails.
+/// A TCP listener on a free loopback port that accepts nothing: holds a port so another bind to it fails (and
+/// finds free ports for tests, `MPDServer.freePort`).
 public final class HTTPTestListener: @unchecked Sendable {
     public let fd: Int32
     public let port: Int

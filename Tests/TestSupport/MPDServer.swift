@@ -112,22 +112,11 @@ public final class MPDServer: @unchecked Sendable {
         }
     }
 
-    /// A localhost TCP port nobody listens on right now.
+    /// A localhost TCP port nobody listens on right now (the listener that found it closes on return).
     public static func freePort() throws -> UInt16 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw ExternalTool.Failure(description: "socket failed") }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
-            }
+        guard let listener = try? HTTPTestListener() else {
+            throw ExternalTool.Failure(description: "bind to a free port failed")
         }
-        guard bound else { throw ExternalTool.Failure(description: "bind to a free port failed") }
-        return UInt16(bigEndian: address.sin_port)
+        return UInt16(truncatingIfNeeded: listener.port)
     }
 }
