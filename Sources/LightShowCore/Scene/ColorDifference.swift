@@ -66,9 +66,10 @@ public enum ColorDifference {
 
     /// `ciede2000(x, y) <= limit`, told without the whole measure when bounds on it settle the answer.
     /// Below: the difference is never less than its lightness term, since the rotation term R_T·ΔC'·ΔH' never
-    /// outweighs ΔC'² + ΔH'². Above: |R_T| ≤ 2·sin 60°, so ΔE² ≤ (ΔL/S_L)² + (1 + sin 60°)(ΔC'² + ΔH'²)/S², where
-    /// ΔC'² + ΔH'² = ((1 + G)Δa)² + Δb² and S = 1 + 0.015·0.36·C̄ is at most S_C and S_H (T ≥ 0.362 at every hue,
-    /// and C̄' ≥ C̄). Most pairs of close colours are settled by one or the other.
+    /// outweighs ΔC'² + ΔH'². Above, first without C': |R_T| ≤ 2·sin 60°, so ΔE² ≤ (ΔL/S_L)² + (1 + sin 60°)(ΔC'² +
+    /// ΔH'²)/S², where ΔC'² + ΔH'² = ((1 + G)Δa)² + Δb² and S = 1 + 0.015·0.36·C̄ is at most S_C and S_H (T ≥ 0.362
+    /// at every hue, and C̄' ≥ C̄). Then with ΔC' and S_C exact, ΔH'/S_H between its values at T = 1.5725 and
+    /// T = 0.362, and |R_T| ≤ R_C·sin 60°, on both sides. Only pairs close to the limit need the hue's trigonometry.
     @inline(__always)
     public static func isWithin(_ limit: Double, _ x: LabColor, _ y: LabColor) -> Bool {
         let dL = y.l - x.l, da = y.a - x.a, db = y.b - x.b
@@ -79,9 +80,23 @@ public enum ColorDifference {
         let g = 1.5 - 0.5 * (meanC7 / (meanC7 + 6_103_515_625)).squareRoot()  // 1 + G
         let s = 1 + 0.0054 * meanC
         let lightness = dL / sL
-        let bound = lightness * lightness + 1.8660255 * (g * g * da * da + db * db) / (s * s)
-        // The margin keeps a rounding error at the bound from deciding.
-        if bound <= limit * limit * (1 - 1e-9) { return true }
+        let l2 = lightness * lightness
+        let chroma2 = g * g * da * da + db * db  // ΔC'² + ΔH'²
+        // The margins keep a rounding error at a bound from deciding.
+        let below = limit * limit * (1 - 1e-9), above = limit * limit * (1 + 1e-9)
+        if l2 + 1.8660255 * chroma2 / (s * s) <= below { return true }
+        let a1 = g * x.a, a2 = g * y.a
+        let c1p = (a1 * a1 + x.b * x.b).squareRoot(), c2p = (a2 * a2 + y.b * y.b).squareRoot()
+        let meanCp = (c1p + c2p) / 2, dC = c2p - c1p
+        let dH = max(0, chroma2 - dC * dC).squareRoot()
+        let meanCp7 = seventhPower(meanCp)
+        let rotation = 1.7320509 * (meanCp7 / (meanCp7 + 6_103_515_625)).squareRoot()  // ≥ |R_T|
+        let c = abs(dC) / (1 + 0.045 * meanCp)
+        let hMost = dH / (1 + 0.00543 * meanCp), hLeast = dH / (1 + 0.0235875 * meanCp)
+        if l2 + c * c + hMost * hMost + rotation * c * hMost <= below { return true }
+        // c² + h² − rotation·c·h is least at h = rotation·c/2, or at the smallest h above it.
+        let h = max(hLeast, rotation * c / 2)
+        if l2 + c * c + h * h - rotation * c * h > above { return false }
         return ciede2000(x, y) <= limit
     }
 
@@ -136,7 +151,7 @@ public enum ColorDifference {
         let sL = lightnessWeight(meanL: meanL)
         let sC = 1 + 0.045 * meanCp
         let sH = 1 + 0.015 * meanCp * t
-        let rT = -sin(2 * dTheta * Double.pi / 180) * rC
+        let rT = dTheta == 0 ? 0 : -sin(2 * dTheta * Double.pi / 180) * rC
         let l = dL / sL, c = dC / sC, h = dH / sH
         return max(0, l * l + c * c + h * h + rT * c * h).squareRoot()
     }
