@@ -7,6 +7,8 @@
 # between the program and xterm (a `script` or a tracer in the path would change how the bytes arrive); it includes
 # lightshow's 8-byte wake-ups of its own viewer thread, a few hundred bytes a second at most.
 # Targets: lightshow's total ≤ cava's total, and lightshow's own CPU ≤ cava's.
+# A third row, one-cell (lib/one_cell.py), changes one cell a frame at 60 fps: its xterm and X columns are the
+# floor under any 60 fps picture, and what lightshow's terminal costs above that floor is printed at the end.
 set -euo pipefail
 
 BIN=${LIGHTSHOW_BIN:-.build/release/lightshow}
@@ -101,8 +103,11 @@ write_cava_terminal_config "$T/cava.conf" "$T/cava.fifo"
 echo "desktop-cost: xterm 160x48 on Xvfb $DISPLAY, 10 ms fifo chunks, ${WINDOW} s each; CPU-s per s, bytes and writes per s"
 printf "  %-10s %8s %8s %8s %8s %10s %8s\n" "" program xterm X total bytes/s writes/s
 measure cava "$T/cava.fifo" cava -p "$T/cava.conf"
+measure one-cell "$T/floor.fifo" python3 "$LIB/one_cell.py" "$T/floor.fifo"
 measure lightshow "$T/watch.fifo" "$BIN" watch --input "fifo:$T/watch.fifo" --format-pcm 44100:16:2 --fps 60
-awk '$1 == "cava" { cp = $2; ct = $5 } $1 == "lightshow" { lp = $2; lt = $5 } END {
+awk '$1 == "cava" { cp = $2; ct = $5 } $1 == "lightshow" { lp = $2; lt = $5; lx = $3 + $4 }
+    $1 == "one-cell" { fx = $3 + $4 } END {
     printf "  lightshow / cava: total %.2f (target <= 1: %s), program %.2f (target <= 1: %s)\n",
         lt / ct, (lt <= ct ? "met" : "MISSED"), lp / cp, (lp <= cp ? "met" : "MISSED")
+    printf "  xterm + X at 60 fps: floor (one-cell) %.4f, lightshow %.4f (%.4f above the floor)\n", fx, lx, lx - fx
 }' "$T/results"
