@@ -68,9 +68,9 @@ final class SpectralFlux {
     }
 
     /// The bands this transform measures, in `Band.allCases` order: each one's range and dB floor (power), nil
-    /// for the others.
-    func setBands(_ bands: [(range: FrequencyRange, floorPower: Float)?], sampleRate: Int) {
-        let binWidth = Double(sampleRate) / Double(size)
+    /// for the others. `sampleRate` is that of the samples it is given.
+    func setBands(_ bands: [(range: FrequencyRange, floorPower: Float)?], sampleRate: Double) {
+        let binWidth = sampleRate / Double(size)
         let last = fft.binCount - 1
         let bandBins = bands.map { band in
             band.map { band in
