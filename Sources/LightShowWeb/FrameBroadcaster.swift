@@ -58,7 +58,7 @@ final class FrameBroadcaster: Sendable {
             let outlet = ViewerOutlet(id: id, framesPerSecond: framesPerSecond, stallSeconds: stallSeconds, broadcaster: self)
             try operations.addHandler(outlet, position: .before(try operations.handler(type: WebSocketFrameEncoder.self)))
             state.value.viewers.append(outlet)
-            send(to: [outlet], now: MonotonicClock.seconds())
+            send(to: outlet, now: MonotonicClock.seconds())
         }.get()
         return id
     }
@@ -77,7 +77,7 @@ final class FrameBroadcaster: Sendable {
     /// A viewer's socket took its backlog: it gets what it missed now, not at the next frame.
     func drained(_ outlet: ViewerOutlet) {
         guard state.value.viewers.contains(where: { $0 === outlet }) else { return }
-        send(to: [outlet], now: MonotonicClock.seconds())
+        send(to: outlet, now: MonotonicClock.seconds())
     }
 
     /// On the show's thread, for every event (and reminder): cheap unless some viewer's turn came.
@@ -90,22 +90,29 @@ final class FrameBroadcaster: Sendable {
         guard !jobQueued.exchange(true, ordering: .acquiringAndReleasing) else { return }
         loop.execute { [self] in
             jobQueued.store(false, ordering: .releasing)
-            send(to: state.value.viewers, now: MonotonicClock.seconds())
+            sendToAll(now: MonotonicClock.seconds())
         }
     }
 
-    /// Sends each of `outlets` what is due to it, then works out when the next turn comes.
-    private func send(to outlets: [ViewerOutlet], now: Double) {
+    /// Sends each viewer what is due to it, and works out when the next turn comes.
+    private func sendToAll(now: Double) {
         let latest = events.latest
         var dropped: UInt64 = 0
-        for outlet in outlets {
+        var earliest = Double.infinity
+        for outlet in state.value.viewers {
             dropped &+= outlet.send(latest, now: now, frame: framed)
+            // A viewer whose socket is full waits for it to drain (`drained`), not for its turn.
+            if outlet.isWritable { earliest = min(earliest, outlet.pacer.nextDue) }
         }
         tally.add(dropped: dropped)
-        var earliest = Double.infinity
-        for outlet in state.value.viewers where outlet.isWritable {
-            earliest = min(earliest, outlet.pacer.nextDue)
-        }
+        earliestDue.store(earliest.bitPattern, ordering: .relaxed)
+    }
+
+    /// Sends one viewer what is due to it, and brings its next turn into the earliest.
+    private func send(to outlet: ViewerOutlet, now: Double) {
+        tally.add(dropped: outlet.send(events.latest, now: now, frame: framed))
+        guard outlet.isWritable else { return }
+        let earliest = min(Double(bitPattern: earliestDue.load(ordering: .relaxed)), outlet.pacer.nextDue)
         earliestDue.store(earliest.bitPattern, ordering: .relaxed)
     }
 

@@ -27,13 +27,14 @@ final class ViewerOutlet: ChannelInboundHandler, RemovableChannelHandler {
         self.broadcaster = broadcaster
     }
 
-    /// Ready for a frame: its socket takes more.
-    var isWritable: Bool { context?.channel.isWritable ?? false }
+    /// Ready for a frame: its socket takes more. Kept from the channel's writability events, which come for every
+    /// change, rather than asked of the channel for every viewer at every frame.
+    private(set) var isWritable = false
 
     /// Sends what is due to this viewer now (the scene if it changed, the newest frame if its turn came), each
     /// event's frame made once for every viewer by `frame`; returns the frames it dropped since the last call.
     func send(_ latest: ShowEventBoard.Latest, now: Double, frame: (ShowEventBoard.Event) -> ByteBuffer) -> UInt64 {
-        guard let context, context.channel.isWritable else { return 0 }
+        guard let context, isWritable else { return 0 }
         let due = pacer.takeEvents(latest, now: now)
         if let scene = due.scene { context.write(wrapOutboundOut(frame(scene)), promise: nil) }
         if let next = due.frame { context.write(wrapOutboundOut(frame(next)), promise: nil) }
@@ -43,17 +44,20 @@ final class ViewerOutlet: ChannelInboundHandler, RemovableChannelHandler {
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
-        if !context.channel.isWritable { armStall(context) }
+        isWritable = context.channel.isWritable
+        if !isWritable { armStall(context) }
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
         stall?.cancel()
         stall = nil
         self.context = nil
+        isWritable = false
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
-        if context.channel.isWritable {
+        isWritable = context.channel.isWritable
+        if isWritable {
             stall?.cancel()
             stall = nil
             broadcaster.drained(self)
