@@ -7,8 +7,8 @@ import Synchronization
 /// Sends the show's events to every WebSocket viewer of `/api/frames` from the server's one event loop. Per frame the
 /// show's thread at most hands one job to the loop, and only when some viewer's turn has come; there each event is
 /// framed once, and the same buffer (shared, not copied) is written to each viewer whose turn it is
-/// (`ViewerOutlet`). With 100 viewers at 30 fps a set of tasks per viewer, woken per frame, cost the daemon about 10%
-/// of a core (Tests/Benchmarks/web.sh).
+/// (`ViewerOutlet`). With 100 viewers at 30 fps, a set of tasks per viewer woken per frame cost the daemon 8-9% of a
+/// core; this costs 5-6%, most of it the kernel's socket writes (Tests/Benchmarks/web.sh).
 final class FrameBroadcaster: Sendable {
     let loop: any EventLoop
     private let events: ShowEventBoard
