@@ -148,6 +148,7 @@ public final class WebServer: Sendable {
             http1: HTTP1Channel.Configuration(
                 httpDecoderConfiguration: .init(maxHeaderFieldSize: limits.maxHeaderBytes, maxHeaderListSize: limits.maxHeaderBytes, maxHeaderFieldCount: 100)
             ),
+            // No extensions (no compression): FrameBroadcaster writes ready-made frames past them.
             ws: WebSocketServerConfiguration(maxFrameSize: 4096, autoPing: .enabled(timePeriod: .seconds(30)))
         )
         let decide: @Sendable (HTTPTypes.HTTPRequest) -> WebRoute? = { [self] head in
