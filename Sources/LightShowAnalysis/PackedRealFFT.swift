@@ -21,9 +21,10 @@ final class PackedRealFFT {
     private let packedInput: UnsafeMutablePointer<fftwf_complex>
     private let output: UnsafeMutablePointer<fftwf_complex>
     private let plan: fftwf_plan
-    /// cos and sin of 2πk/size for k in 0...size/2, the unpacking's twiddles.
-    private let cosines: [Float]
-    private let sines: [Float]
+    /// cos and sin of 2πk/size for k in 0...size/2, the unpacking's twiddles, in one allocation: pointers, not
+    /// arrays, since this runs some 375 times a second and arrays' checks cost more than their few reads.
+    private let cosines: UnsafeMutablePointer<Float>
+    private let sines: UnsafeMutablePointer<Float>
 
     init(size: Int) {
         precondition(size >= 16 && size.nonzeroBitCount == 1, "FFT size must be a power of two")
@@ -36,11 +37,16 @@ final class PackedRealFFT {
         ) { fftwf_plan_dft_1d(Int32(half), $0, $1, FFTW_FORWARD, UInt32(FFTW_ESTIMATE)) }
         input = UnsafeMutableRawPointer(packedInput).bindMemory(to: Float.self, capacity: size)
         input.initialize(repeating: 0, count: size)
-        cosines = (0...half).map { Float(cos(2 * Double.pi * Double($0) / Double(size))) }
-        sines = (0...half).map { Float(sin(2 * Double.pi * Double($0) / Double(size))) }
+        cosines = .allocate(capacity: 2 * (half + 1))
+        sines = cosines + (half + 1)
+        for k in 0...half {
+            cosines[k] = Float(cos(2 * Double.pi * Double(k) / Double(size)))
+            sines[k] = Float(sin(2 * Double.pi * Double(k) / Double(size)))
+        }
     }
 
     deinit {
+        cosines.deallocate()
         FFTWPlanner.withLock {
             fftwf_destroy_plan(plan)
             fftwf_free(packedInput)
@@ -62,33 +68,28 @@ final class PackedRealFFT {
         if bins.contains(half) { power[half] = (packed[0] - packed[1]) * (packed[0] - packed[1]) }
         let inner = bins.clamped(to: 1..<half)
         guard !inner.isEmpty else { return }
-        cosines.withUnsafeBufferPointer { cosines in
-            sines.withUnsafeBufferPointer { sines in
-                let (cosines, sines) = (cosines.baseAddress!, sines.baseAddress!)
-                let raw = UnsafeRawPointer(packed)
-                var k = inner.lowerBound
-                // Eight bins at a time: Z_k.. read forwards, Z_{M−k}.. backwards.
-                while k + 8 <= inner.upperBound {
-                    let ahead = raw.loadUnaligned(fromByteOffset: 8 * k, as: SIMD16<Float>.self)
-                    let back = raw.loadUnaligned(fromByteOffset: 8 * (half - k - 7), as: SIMD16<Float>.self)
-                    let (cr, ci) = (Self.reversed(back.evenHalf), -Self.reversed(back.oddHalf))
-                    let c = UnsafeRawPointer(cosines + k).loadUnaligned(as: SIMD8<Float>.self)
-                    let s = UnsafeRawPointer(sines + k).loadUnaligned(as: SIMD8<Float>.self)
-                    let power8 = Self.power(zr: ahead.evenHalf, zi: ahead.oddHalf, cr: cr, ci: ci, c: c, s: s)
-                    UnsafeMutableRawPointer(power + k).storeBytes(of: power8, as: SIMD8<Float>.self)
-                    k += 8
-                }
-                while k < inner.upperBound {
-                    let (a, b) = (2 * k, 2 * (half - k))
-                    // The few bins left over, one lane each.
-                    let one = { (value: Float) in SIMD8<Float>(repeating: value) }
-                    power[k] = Self.power(
-                        zr: one(packed[a]), zi: one(packed[a + 1]), cr: one(packed[b]), ci: one(-packed[b + 1]),
-                        c: one(cosines[k]), s: one(sines[k])
-                    )[0]
-                    k += 1
-                }
-            }
+        let raw = UnsafeRawPointer(packed)
+        var k = inner.lowerBound
+        // Eight bins at a time: Z_k.. read forwards, Z_{M−k}.. backwards.
+        while k + 8 <= inner.upperBound {
+            let ahead = raw.loadUnaligned(fromByteOffset: 8 * k, as: SIMD16<Float>.self)
+            let back = raw.loadUnaligned(fromByteOffset: 8 * (half - k - 7), as: SIMD16<Float>.self)
+            let (cr, ci) = (Self.reversed(back.evenHalf), -Self.reversed(back.oddHalf))
+            let c = UnsafeRawPointer(cosines + k).loadUnaligned(as: SIMD8<Float>.self)
+            let s = UnsafeRawPointer(sines + k).loadUnaligned(as: SIMD8<Float>.self)
+            let power8 = Self.power(zr: ahead.evenHalf, zi: ahead.oddHalf, cr: cr, ci: ci, c: c, s: s)
+            UnsafeMutableRawPointer(power + k).storeBytes(of: power8, as: SIMD8<Float>.self)
+            k += 8
+        }
+        while k < inner.upperBound {
+            let (a, b) = (2 * k, 2 * (half - k))
+            // The few bins left over, one lane each.
+            let one = { (value: Float) in SIMD8<Float>(repeating: value) }
+            power[k] = Self.power(
+                zr: one(packed[a]), zi: one(packed[a + 1]), cr: one(packed[b]), ci: one(-packed[b + 1]),
+                c: one(cosines[k]), s: one(sines[k])
+            )[0]
+            k += 1
         }
     }
 

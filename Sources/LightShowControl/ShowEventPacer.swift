@@ -27,21 +27,29 @@ public struct ShowEventPacer: Sendable, Equatable {
 
     /// The lines due now: the scene if it changed, then the newest frame if one is new and its time has come.
     public mutating func take(_ latest: ShowEventBoard.Latest, now: Double) -> [[UInt8]] {
-        var lines: [[UInt8]] = []
+        let due = takeEvents(latest, now: now)
+        return [due.scene, due.frame].compactMap { $0?.line }
+    }
+
+    /// `take`'s events themselves, for a sender that encodes each event once for all its viewers.
+    public mutating func takeEvents(
+        _ latest: ShowEventBoard.Latest, now: Double
+    ) -> (scene: ShowEventBoard.Event?, frame: ShowEventBoard.Event?) {
+        var due: (scene: ShowEventBoard.Event?, frame: ShowEventBoard.Event?) = (nil, nil)
         if let scene = latest.scene, scene.sequence > lastSceneSequence {
-            lines.append(scene.line)
+            due.scene = scene
             lastSceneSequence = scene.sequence
         }
         if let frame = latest.frame, frame.sequence > lastFrameSequence, now >= nextDue {
             countDropped(before: frame, now: now)
-            lines.append(frame.line)
+            due.frame = frame
             lastFrameSequence = frame.sequence
             lastFrameNumber = frame.frameNumber
             nextDue += interval
             // Behind by more than a frame (a pause in the stream): restart the schedule from now.
             if nextDue < now { nextDue = now }
         }
-        return lines
+        return due
     }
 
     /// Frames dropped since the last call: frames this viewer's rate had room for but it didn't get, because it

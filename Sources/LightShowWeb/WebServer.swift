@@ -66,6 +66,7 @@ public final class WebServer: Sendable {
         var task: Task<Void, Never>
         var port: Int
         var reminder: RepeatedTask
+        var broadcaster: FrameBroadcaster
     }
 
     /// A server for `options`; call `start()` to bind.
@@ -87,10 +88,13 @@ public final class WebServer: Sendable {
     @discardableResult
     public func start() async throws -> Int {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let broadcaster = FrameBroadcaster(
+            events: routes.events, loop: group.next(), tally: routes.viewers, stallSeconds: options.limits.requestTimeoutSeconds
+        )
         let (bound, reporter) = AsyncStream.makeStream(of: Result<Int, any Error>.self, bufferingPolicy: .bufferingNewest(1))
         let application = Application(
             responder: WebResponder(policy: policy, routes: routes, maxBodyBytes: options.limits.maxBodyBytes),
-            server: serverBuilder(),
+            server: serverBuilder(broadcaster),
             configuration: ApplicationConfiguration(address: .hostname(options.host, port: options.port), serverName: nil),
             onServerRunning: { [options, policy] channel in
                 let port = channel.localAddress?.port ?? options.port
@@ -115,8 +119,9 @@ public final class WebServer: Sendable {
         }
         switch outcome {
         case .success(let port):
-            let reminder = QuietStreamReminder.start(events: routes.events, on: group.next())
-            running.withLock { $0 = Running(group: group, task: task, port: port, reminder: reminder) }
+            broadcaster.start()
+            let reminder = QuietStreamReminder.start(events: routes.events, on: broadcaster.loop)
+            running.withLock { $0 = Running(group: group, task: task, port: port, reminder: reminder, broadcaster: broadcaster) }
             return port
         case .failure(let error):
             task.cancel()
@@ -130,18 +135,20 @@ public final class WebServer: Sendable {
     public func stop() async {
         guard let current = running.withLock({ $0.take() }) else { return }
         current.reminder.cancel()
+        current.broadcaster.stop()
         current.task.cancel()
         await current.task.value
         try? await current.group.shutdownGracefully()
     }
 
-    private func serverBuilder() -> HTTPServerBuilder {
+    private func serverBuilder(_ broadcaster: FrameBroadcaster) -> HTTPServerBuilder {
         let limits = options.limits
-        let (events, viewers) = (routes.events, routes.viewers)
+        let viewers = routes.viewers
         let configuration = HTTP1WebSocketUpgradeChannel.Configuration(
             http1: HTTP1Channel.Configuration(
                 httpDecoderConfiguration: .init(maxHeaderFieldSize: limits.maxHeaderBytes, maxHeaderListSize: limits.maxHeaderBytes, maxHeaderFieldCount: 100)
             ),
+            // No extensions (no compression): FrameBroadcaster writes ready-made frames past them.
             ws: WebSocketServerConfiguration(maxFrameSize: 4096, autoPing: .enabled(timePeriod: .seconds(30)))
         )
         let decide: @Sendable (HTTPTypes.HTTPRequest) -> WebRoute? = { [self] head in
@@ -159,11 +166,8 @@ public final class WebServer: Sendable {
             GuardedWebChannel(
                 inner: HTTP1WebSocketUpgradeChannel(responder: responder, configuration: configuration) { head, channel, _ in
                     guard case .frames(let fps) = decide(head) else { return .dontUpgrade }
-                    let viewer = FrameViewer(
-                        events: events, framesPerSecond: fps, stallSeconds: limits.requestTimeoutSeconds, tally: viewers,
-                        channel: channel
-                    )
-                    return .upgrade([:]) { inbound, outbound, _ in try await viewer.serve(inbound: inbound, outbound: outbound) }
+                    let viewer = FrameViewer(broadcaster: broadcaster, framesPerSecond: fps, tally: viewers, channel: channel)
+                    return .upgrade([:]) { inbound, _, _ in try await viewer.serve(inbound: inbound) }
                 },
                 makeGate: makeGate
             )

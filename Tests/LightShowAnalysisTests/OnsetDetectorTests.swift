@@ -7,8 +7,10 @@ import TestSupport
 @Suite struct OnsetDetectorTests {
     let rate = 48_000
 
-    func onsets(_ samples: [Float], blockSize: Int = 1024, accents: AccentSettings = AccentSettings()) -> [Onset] {
-        let detector = OnsetDetector(sampleRate: rate, bands: BandsSettings(), accents: accents, silenceThresholdDBFS: -60)
+    func onsets(
+        _ samples: [Float], blockSize: Int = 1024, accents: AccentSettings = AccentSettings(), bands: BandsSettings = BandsSettings()
+    ) -> [Onset] {
+        let detector = OnsetDetector(sampleRate: rate, bands: bands, accents: accents, silenceThresholdDBFS: -60)
         var found: [Onset] = []
         var start = 0
         samples.withUnsafeBufferPointer { all in
@@ -45,6 +47,23 @@ import TestSupport
             for (onset, time) in zip(mine, times) {
                 #expect(onset.time > time && onset.time <= hopEnd(after: time) + hopSeconds + 1e-9, "\(band) at \(time): \(onset.time)")
                 #expect(onset.strength > 0 && onset.strength <= 1)
+            }
+        }
+    }
+
+    /// A mid band reaching above an eighth of the rate (6 kHz here) is measured at the full rate, not at half the
+    /// rate, whose filter would dim its top: its clicks are found as the default bands' are.
+    @Test func aLongWindowBandAboveAnEighthOfTheRateIsFoundAtTheFullRate() {
+        var wide = BandsSettings()
+        wide.mid.range = FrequencyRange(lower: 250, upper: 9000)
+        wide.treble.range = FrequencyRange(lower: 9000, upper: 16000)
+        let times = [0.5003, 1.0, 1.7171, 2.3, 3.1234]
+        let found = onsets(AccentSignals.clicks(at: times, seconds: 4), bands: wide)
+        for band in Band.allCases {
+            let mine = found.filter { $0.band == band }
+            #expect(mine.count == times.count, "\(band): \(mine)")
+            for (onset, time) in zip(mine, times) {
+                #expect(onset.time > time && onset.time <= hopEnd(after: time) + hopSeconds + 1e-9, "\(band) at \(time): \(onset.time)")
             }
         }
     }
