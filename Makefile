@@ -65,8 +65,13 @@ build: deps
 # lets the compiler specialise and inline the core's generic code (the playback machine over its clock, locks,
 # sample blocks) where the engine and the readers call it: with the engine's held blocks, 7-12% less CPU in paired
 # runs of Tests/Benchmarks/cava-live.sh, for about a minute more of build.
+# --no-export-dynamic: the static Swift runtime's link exports every symbol of ours and of the packages (a 2.8 MB
+# dynamic symbol table), and the loader's lookups kept 1 MB of it resident in every daemon. Nothing needs them: a
+# stripped binary's crash backtrace named none of our frames with them either (memory rows of Tests/Benchmarks/web.sh).
+RELEASE_FLAGS := -c release --static-swift-stdlib -Xswiftc -cross-module-optimization -Xlinker --no-export-dynamic \
+	--product lightshow
 release: deps
-	$(SWIFT) build -c release --static-swift-stdlib -Xswiftc -cross-module-optimization --product lightshow
+	$(SWIFT) build $(RELEASE_FLAGS)
 
 # lightshow(1), generated from the command definitions by swift-argument-parser's manual plugin (it builds the
 # package and runs --experimental-dump-help); dated by the last commit so the page is reproducible. The debug
@@ -105,7 +110,7 @@ test-unit: deps
 # No compiler warning in our sources, in the debug build (with the tests) and the release build.
 check-warnings: deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) build -c release --static-swift-stdlib -Xswiftc -cross-module-optimization --product lightshow
+	$(SWIFT) build $(RELEASE_FLAGS)
 	scripts/check-warnings.sh debug release
 
 # The tests that need one outside component, found by their tags (Tests/TestSupport/TestTags.swift):
