@@ -13,6 +13,8 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "lightshow", targets: ["lightshow"]),
+        // The web server, a process of its own that `lightshow daemon` starts for `[web]`.
+        .executable(name: "lightshow-web", targets: ["lightshow-web"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -37,6 +39,8 @@ let package = Package(
         .systemLibrary(name: "CTimerFD", path: "Sources/C/CTimerFD"),
         // glibc's syncfs, for making a recording durable.
         .systemLibrary(name: "CSyncFS", path: "Sources/C/CSyncFS"),
+        // glibc's closefrom for posix_spawn and pipe2, for starting the web server's process.
+        .systemLibrary(name: "CSpawn", path: "Sources/C/CSpawn"),
         .systemLibrary(name: "CFreeType", path: "Sources/C/CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         // libpng's simplified read API: the tests' independent PNG decoder.
         .systemLibrary(name: "CPNG", path: "Sources/C/CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
@@ -53,7 +57,7 @@ let package = Package(
         .target(name: "LightShowCore", swiftSettings: strict),
         // The one home of OS idioms: threads, locks, the bounded queue between threads, fd reads, writes and syncs,
         // poll, wake-ups, errno, socket addresses, accepting connections, waiting for a child process.
-        .target(name: "LightShowSystem", dependencies: ["LightShowCore", "CSyncFS"], swiftSettings: strict),
+        .target(name: "LightShowSystem", dependencies: ["LightShowCore", "CSyncFS", "CSpawn"], swiftSettings: strict),
         // TOML → validated Configuration.
         .target(
             name: "LightShowConfig",
@@ -115,8 +119,8 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // The web page, the HTTP API (an adapter around the control handler), the frames WebSocket and /metrics,
-        // served by Hummingbird on one event-loop thread, only when `[web] listen` is set.
+        // The web page, the HTTP API (the control commands forwarded to the daemon), the frames WebSocket and
+        // /metrics, served by Hummingbird on one event-loop thread in the `lightshow-web` process.
         .target(
             name: "LightShowWeb",
             dependencies: [
@@ -139,12 +143,12 @@ let package = Package(
             swiftSettings: strict
         ),
         // The service, wiring only: lifecycle, sd_notify and watchdog, reload, capture supervision, the network lights,
-        // the web server.
+        // starting the web server's process.
         .target(
             name: "LightShowDaemon",
             dependencies: [
                 "LightShowCore", "LightShowSystem", "LightShowConfig", "LightShowAudio", "LightShowEngine",
-                "LightShowNowPlaying", "LightShowControl", "LightShowLights", "LightShowMQTT", "LightShowWeb",
+                "LightShowNowPlaying", "LightShowControl", "LightShowLights", "LightShowMQTT",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -163,6 +167,13 @@ let package = Package(
             ],
             swiftSettings: strict,
             plugins: ["VersionFile"]
+        ),
+        // The web server's process: HTTP and WebSocket libraries stay out of the daemon's binary (README, "Web page and
+        // HTTP API").
+        .executableTarget(
+            name: "lightshow-web",
+            dependencies: ["LightShowWeb", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
         ),
         // Writes `lightshowVersion` from the VERSION file for `lightshow --version`.
         .plugin(name: "VersionFile", capability: .buildTool()),

@@ -9,6 +9,9 @@ public enum ControlCommand: String, CaseIterable, Sendable {
     case setBrightness = "set-brightness"
     /// `{"cmd":"set-input","input":"pulse"}`: switch to another input (any spec `--input` takes).
     case setInput = "set-input"
+    /// `{"cmd":"metrics"}`: the daemon's Prometheus text, `{"text":"…"}`. The web server process adds its own counts
+    /// as `"web":{"clients":N,"viewers":N,"dropped_frames":N}`; it serves the text as `GET /metrics`.
+    case metrics
 }
 
 /// What a command handler answers: a result object, or an error message for the caller.

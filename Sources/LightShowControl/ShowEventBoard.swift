@@ -47,6 +47,12 @@ public final class ShowEventBoard: Sendable {
         post(event.line, as: .scene)
     }
 
+    /// Posts an event line as it came from another board (the web server relays the daemon's stream): `line` is
+    /// newline-terminated JSON.
+    public func publish(line: [UInt8], as change: Change) {
+        post(line, as: change)
+    }
+
     private func post(_ line: [UInt8], as change: Change) {
         let listeners = state.withLock { state in
             state.sequence += 1

@@ -2,8 +2,9 @@
 public import Glibc
 #endif
 import LightShowCore
+import CSpawn
 
-/// Waiting for a child process with a time limit, EINTR handled here.
+/// Starting a child process, and waiting for one with a time limit (EINTR handled here).
 public enum ChildProcess {
     /// How a wait ended.
     public enum Ending: Equatable, Sendable {
@@ -18,7 +19,7 @@ public enum ChildProcess {
     }
 
     /// Waits up to `limit` nanoseconds (`.max`: for ever) for `pid` to end, checking every 2 ms.
-    public static func wait(_ pid: pid_t, limit: UInt64) -> Ending {
+    public static func wait(_ pid: Glibc.pid_t, limit: UInt64) -> Ending {
         var status: Int32 = 0
         let (sum, overflow) = MonotonicClock.now().addingReportingOverflow(limit)
         let deadline = overflow ? UInt64.max : sum
@@ -38,5 +39,67 @@ public enum ChildProcess {
         let signal = status & 0x7F
         if signal != 0 && signal != 0x7F { return .signalled(signal) }
         return .exited((status >> 8) & 0xFF)
+    }
+}
+
+extension ChildProcess {
+    /// What one of a child's standard descriptors (0, 1, 2) is.
+    public enum StandardStream: Sendable {
+        /// The same as ours.
+        case inherit
+        /// `/dev/null`.
+        case null
+        /// This descriptor of ours (a pipe end).
+        case descriptor(Int32)
+    }
+
+    /// Starts `path` with `arguments` (the first is its name) and `environment` (nil: ours). Every descriptor besides
+    /// the three standard ones is closed in the child, whatever its close-on-exec flag, and every signal starts at its
+    /// default action and unblocked (ours ignore SIGPIPE and block others for their own handling). Throws when it
+    /// can't start (no such file, not executable).
+    public static func spawn(
+        _ path: String, arguments: [String], environment: [String]? = nil,
+        stdin: StandardStream = .null, stdout: StandardStream = .null, stderr: StandardStream = .inherit
+    ) throws(SystemCallError) -> Glibc.pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for (target, stream) in [(Int32(0), stdin), (1, stdout), (2, stderr)] {
+            switch stream {
+            case .inherit: break
+            case .null: posix_spawn_file_actions_addopen(&actions, target, "/dev/null", O_RDWR, 0)
+            case .descriptor(let fd): posix_spawn_file_actions_adddup2(&actions, fd, target)
+            }
+        }
+        posix_spawn_file_actions_addclosefrom_np(&actions, 3)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        var all = sigset_t()
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = environment.map { $0.map { strdup($0) } + [nil] }
+        defer {
+            for pointer in argv { free(pointer) }
+            for pointer in envp ?? [] { free(pointer) }
+        }
+        var pid: Glibc.pid_t = 0
+        let result = envp.map { envp in posix_spawn(&pid, path, &actions, &attributes, argv, envp) }
+            ?? posix_spawn(&pid, path, &actions, &attributes, argv, environ)
+        guard result == 0 else { throw SystemCallError("start \(path)", code: result) }
+        return pid
+    }
+
+    /// A close-on-exec pipe: what is written to `write` is read from `read`. The end given to a child as a standard
+    /// stream loses the flag there (dup2), and the parent closes its copy.
+    public static func makePipe() throws(SystemCallError) -> (read: Int32, write: Int32) {
+        var fds: [Int32] = [-1, -1]
+        guard pipe2(&fds, O_CLOEXEC) == 0 else { throw SystemCallError("pipe") }
+        return (fds[0], fds[1])
     }
 }

@@ -10,6 +10,8 @@ struct WebResponder: HTTPResponder {
     let policy: PolicyBox
     let routes: WebServer.Routes
     let maxBodyBytes: Int
+    /// The server's own counts, for `/metrics`.
+    let counts: @Sendable () -> WebServerCounts
 
     func respond(to request: Request, context: Context) async throws -> Response {
         let decision = policy.current.decide(WebRequestPolicy.Request(
@@ -23,7 +25,10 @@ struct WebResponder: HTTPResponder {
         case .success(.page):
             return Self.response(200, contentType: "text/html; charset=utf-8", body: request.method == .head ? [] : WebPage.html)
         case .success(.metrics):
-            return Self.response(200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: Array(routes.metrics().utf8))
+            guard let text = await routes.metrics(counts()) else {
+                return Self.refusal(WebRejection(503, "the daemon did not answer; try again"))
+            }
+            return Self.response(200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: Array(text.utf8))
         case .success(.frames):
             return Self.refusal(WebRejection(400, "WebSocket handshake refused: check Sec-WebSocket-Key and Sec-WebSocket-Version 13"))
         case .success(.command(let command)):

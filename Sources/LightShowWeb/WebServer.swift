@@ -7,24 +7,23 @@ import NIOCore
 import NIOPosix
 import Synchronization
 
-/// The daemon's HTTP server: the page, the REST mirror of the control commands, the frames WebSocket and
-/// `/metrics`, on one event-loop thread of its own. Nothing of NIO exists until `start`, so a daemon without
-/// `[web]` pays for none of it.
+/// The web server of the `lightshow-web` process: the page, the REST mirror of the control commands, the frames
+/// WebSocket and `/metrics`, on one event-loop thread of its own.
 public final class WebServer: Sendable {
-    /// What the server serves, given by the daemon.
+    /// What the server serves: the show as the daemon gives it.
     public struct Routes: Sendable {
-        /// Carries out `/api/…` commands: the control socket's handler.
+        /// Carries out `/api/…` commands: the control socket's handler, or its forwarder to the daemon.
         public var handler: any ControlCommandHandler
         /// The scene and frame events `/api/frames` viewers get.
         public var events: ShowEventBoard
-        /// The Prometheus text for `GET /metrics`.
-        public var metrics: @Sendable () -> String
+        /// The Prometheus text for `GET /metrics`, given the server's own counts; nil when it can't be had now.
+        public var metrics: @Sendable (WebServerCounts) async -> String?
         /// Where `/api/frames` viewers are counted.
         public var viewers: ViewerTally
 
         public init(
-            handler: any ControlCommandHandler, events: ShowEventBoard, metrics: @escaping @Sendable () -> String,
-            viewers: ViewerTally = ViewerTally()
+            handler: any ControlCommandHandler, events: ShowEventBoard,
+            metrics: @escaping @Sendable (WebServerCounts) async -> String?, viewers: ViewerTally = ViewerTally()
         ) {
             self.handler = handler
             self.events = events
@@ -81,8 +80,10 @@ public final class WebServer: Sendable {
     /// The port bound, once started.
     public var port: Int? { running.withLock { $0?.port } }
 
-    /// Connections open now (page, API and viewers).
-    public var connectionCount: Int { connections.count }
+    /// Connections open now (page, API and viewers), and the viewers, for the metrics.
+    public var counts: WebServerCounts {
+        WebServerCounts(clients: connections.count, viewers: routes.viewers.viewers, droppedFrames: routes.viewers.droppedFrames)
+    }
 
     /// Binds and starts serving; returns the port bound. Throws when the address can't be bound.
     @discardableResult
@@ -93,7 +94,7 @@ public final class WebServer: Sendable {
         )
         let (bound, reporter) = AsyncStream.makeStream(of: Result<Int, any Error>.self, bufferingPolicy: .bufferingNewest(1))
         let application = Application(
-            responder: WebResponder(policy: policy, routes: routes, maxBodyBytes: options.limits.maxBodyBytes),
+            responder: WebResponder(policy: policy, routes: routes, maxBodyBytes: options.limits.maxBodyBytes) { [self] in counts },
             server: serverBuilder(broadcaster),
             configuration: ApplicationConfiguration(address: .hostname(options.host, port: options.port), serverName: nil),
             onServerRunning: { [options, policy] channel in

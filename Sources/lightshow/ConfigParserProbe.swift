@@ -36,12 +36,6 @@ enum ConfigParserProbe {
 
     /// Starts `/proc/self/exe config probe` with `stdin` as its input and no output; nil when it can't start.
     private static func spawn(stdin: Int32) -> pid_t? {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, stdin, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         // No crash report for a probe that dies (the verdict is the report), and none of libdispatch's log lines,
         // which it sends to syslog whatever stderr is: the probe is not the service, and its journal stays quiet.
         var environment = ["SWIFT_BACKTRACE=enable=no", "LIBDISPATCH_LOG=NO"]
@@ -51,16 +45,10 @@ enum ConfigParserProbe {
             if !variable.hasPrefix("SWIFT_BACKTRACE=") && !variable.hasPrefix("LIBDISPATCH_LOG=") { environment.append(variable) }
             entry += 1
         }
-        let arguments = ["lightshow", "config", "probe"]
-        var argv = arguments.map { strdup($0) } + [nil]
-        var envp = environment.map { strdup($0) } + [nil]
-        defer {
-            for pointer in argv { free(pointer) }
-            for pointer in envp { free(pointer) }
-        }
-        var pid: pid_t = 0
-        guard posix_spawn(&pid, "/proc/self/exe", &actions, nil, &argv, &envp) == 0 else { return nil }
-        return pid
+        return try? ChildProcess.spawn(
+            "/proc/self/exe", arguments: ["lightshow", "config", "probe"], environment: environment,
+            stdin: .descriptor(stdin), stdout: .null, stderr: .null
+        )
     }
 
     private static func verdict(waitingFor pid: pid_t) -> ConfigParserGuard.Verdict {

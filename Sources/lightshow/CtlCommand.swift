@@ -20,13 +20,14 @@ struct CtlCommand: AsyncParsableCommand {
         commandName: "ctl",
         abstract: "Control a running daemon through its control socket.",
         discussion: """
-        Waits for the daemon's answer. `reload` exits 78 and prints the errors when the new config is bad (the daemon keeps running on the old one). `subscribe` prints the event stream as JSON lines.
+        Waits for the daemon's answer. `reload` exits 78 and prints the errors when the new config is bad (the daemon keeps running on the old one). `subscribe` prints the event stream as JSON lines, and `metrics` the Prometheus text.
 
         Examples:
           lightshow ctl status
           lightshow ctl pause
           lightshow ctl --json status
           lightshow ctl reload
+          lightshow ctl metrics
           lightshow ctl subscribe --fps 10
         """
     )
@@ -82,6 +83,8 @@ struct CtlCommand: AsyncParsableCommand {
                 try stream(client, path: path)
             } else if json {
                 print(Self.safe(reply.description))
+            } else if command == .metrics, let text = reply["result"]?["text"]?.stringValue {
+                print(Self.safe(text), terminator: "")
             } else {
                 for line in Self.describe(reply["result"] ?? .null) { print(Self.safe(line)) }
             }

@@ -42,6 +42,8 @@ import Glibc
             CurlRequest.get(url).flatMap { ScrapedMetrics($0.body)[series] }
         }
         #expect(await OffPool.until(timeout: 30) { metric(#"lightshow_viewers{kind="web"}"#) == 0 }, "\(daemon.log)")
+        // With nobody watching, the web server takes no frames from the daemon.
+        #expect(metric(#"lightshow_viewers{kind="subscriber"}"#) == 0)
 
         let input = Pipe(), output = Pipe()
         let viewer = try Launch.start(["/usr/bin/python3", "-c", Self.viewer, "\(webPort)"], standardInput: input, standardOutput: output)
@@ -52,11 +54,14 @@ import Glibc
         #expect(await OffPool.until(timeout: 10) { metric(#"lightshow_viewers{kind="web"}"#) == 1 })
         // The viewer's connection and the scrape's own.
         #expect((metric(#"lightshow_clients{kind="web"}"#) ?? 0) >= 2)
-        #expect(metric(#"lightshow_viewers{kind="subscriber"}"#) == 0)
+        // Its frames come through the web server's one subscription to the daemon.
+        #expect(metric(#"lightshow_viewers{kind="subscriber"}"#) == 1)
 
         try input.fileHandleForWriting.close()
         #expect(await OffPool.until(timeout: 10) { !viewer.isRunning })
         #expect(await OffPool.until(timeout: 10) { metric(#"lightshow_viewers{kind="web"}"#) == 0 })
+        // The last viewer gone, the web server lets go of the daemon's frames.
+        #expect(await OffPool.until(timeout: 10) { metric(#"lightshow_viewers{kind="subscriber"}"#) == 0 })
 
         daemon.send(signal: SIGTERM)
         #expect(await daemon.waitForExit(timeout: 30) == 0, "\(daemon.log)")

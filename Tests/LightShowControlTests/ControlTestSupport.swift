@@ -18,6 +18,7 @@ actor RecordingHandler: ControlCommandHandler {
         case .reload: return .failure("f.toml:2: error: bands.bass.upper: 30000 is above the axis maximum 20000")
         case .subscribe: return .failure("subscribe reached the handler")
         case .setBand, .setColor, .setBrightness, .setInput: return .success(.object(arguments))
+        case .metrics: return .success(["text": "lightshow_frames_total 1\n"])
         }
         return .success(["state": .string(state)])
     }

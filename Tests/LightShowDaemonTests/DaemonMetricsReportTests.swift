@@ -1,3 +1,4 @@
+import LightShowControl
 import LightShowCore
 import LightShowLights
 import Testing
@@ -7,7 +8,7 @@ import TestSupport
 /// `/metrics`' text: every family named and typed, hostile output names escaped, and Prometheus's own checker
 /// content with it.
 @Suite struct DaemonMetricsReportTests {
-    static func report(lights: [LightOutputStatus], web: DaemonMetrics.WebCounts? = nil) -> DaemonMetricsReport {
+    static func report(lights: [LightOutputStatus], web: WebServerCounts? = nil) -> DaemonMetricsReport {
         DaemonMetricsReport(
             framesEmitted: 1234, capture: { var totals = CaptureTotals(); totals.overruns = 3; totals.reopens = 1; return totals }(),
             inputOpen: true, state: .paused, reloads: (ok: 2, failed: 1), lights: lights,
@@ -29,7 +30,7 @@ import TestSupport
 
     /// Each family's samples follow its `# HELP` and `# TYPE`, and every metric the README lists is there.
     @Test func everyFamilyHasHelpAndType() {
-        let text = Self.report(lights: Self.hostile, web: .init(clients: 4, viewers: ViewerCounts(viewers: 3, droppedFrames: 5))).text
+        let text = Self.report(lights: Self.hostile, web: WebServerCounts(clients: 4, viewers: 3, droppedFrames: 5)).text
         var declared: [String: (help: Bool, type: String?)] = [:]
         var current: String?
         for line in text.split(separator: "\n").map(String.init) {
@@ -62,7 +63,7 @@ import TestSupport
     }
 
     @Test func valuesAndLabelsAreThoseGiven() {
-        let lines = Set(Self.report(lights: Self.hostile, web: .init(clients: 4, viewers: ViewerCounts(viewers: 3, droppedFrames: 5))).text.split(separator: "\n").map(String.init))
+        let lines = Set(Self.report(lights: Self.hostile, web: WebServerCounts(clients: 4, viewers: 3, droppedFrames: 5)).text.split(separator: "\n").map(String.init))
         for expected in [
             "lightshow_frames_total 1234", "lightshow_capture_xruns_total 3", "lightshow_capture_reopens_total 1",
             #"lightshow_reloads_total{result="ok"} 2"#, #"lightshow_reloads_total{result="failed"} 1"#,
@@ -90,7 +91,7 @@ import TestSupport
 
     /// Prometheus's checker parses and lints the text, hostile names and all.
     @Test func promtoolAcceptsIt() async throws {
-        for report in [Self.report(lights: Self.hostile, web: .init(clients: 1, viewers: ViewerCounts(viewers: 1, droppedFrames: 0))), Self.report(lights: [])] {
+        for report in [Self.report(lights: Self.hostile, web: WebServerCounts(clients: 1, viewers: 1, droppedFrames: 0)), Self.report(lights: [])] {
             let problems = try await Promtool.problems(in: report.text)
             #expect(problems == nil, "\(problems ?? "")\n\(report.text)")
         }

@@ -89,7 +89,7 @@ public struct WebRequestPolicy: Sendable {
         default:
             guard path.hasPrefix("/api/") else { return .failure(WebRejection(404, "no such page: \(Self.shown(path))")) }
             let name = String(path.dropFirst("/api/".count))
-            guard let command = ControlCommand(rawValue: name), command != .subscribe, command != .status else {
+            guard let command = ControlCommand(rawValue: name), command != .subscribe, command != .status, command != .metrics else {
                 return .failure(WebRejection(404, "no such command: \(Self.shown(name)); expected one of \(Self.commandNames)"))
             }
             guard request.method == "POST" else { return .failure(Self.methodNotAllowed("POST")) }
@@ -142,7 +142,7 @@ public struct WebRequestPolicy: Sendable {
         guard case .failure(let message) = reply else { return 200 }
         if message.hasPrefix("the daemon is stopping") || message.hasPrefix("cancelled") { return 503 }
         switch command {
-        case .status, .subscribe, .play, .pause, .toggle, .stop, .reload: return 409
+        case .status, .subscribe, .metrics, .play, .pause, .toggle, .stop, .reload: return 409
         case .setBand, .setColor, .setBrightness, .setInput: return 400
         }
     }
@@ -258,7 +258,7 @@ public struct WebRequestPolicy: Sendable {
         WebRejection(405, "method not allowed here; use \(allow)", allow: allow)
     }
 
-    static let commandNames = ControlCommand.allCases.filter { $0 != .subscribe && $0 != .status }.map(\.rawValue)
+    static let commandNames = ControlCommand.allCases.filter { $0 != .subscribe && $0 != .status && $0 != .metrics }.map(\.rawValue)
         .joined(separator: ", ")
 
     /// Text from the request, made safe and short for a message.

@@ -1,28 +1,13 @@
 public import LightShowEngine
-public import LightShowWeb
 import Synchronization
 
-/// The counts the daemon keeps only for its metrics: the engines' (frames, analysis time, latency), the reloads'
-/// and the web viewers'. Everything else `/metrics` shows is read where it is already kept (`DaemonMetricsReport`).
+/// The counts the daemon keeps only for its metrics: the engines' (frames, analysis time, latency) and the
+/// reloads'. Everything else `/metrics` shows is read where it is already kept (`DaemonMetricsReport`).
 public final class DaemonMetrics: Sendable {
     /// Shared by every engine the daemon runs, so its counters survive an input reopening.
     public let engine = EngineMetrics()
     private let reloadsApplied = Atomic<UInt64>(0)
     private let reloadsFailed = Atomic<UInt64>(0)
-    /// The web server's `/api/frames` viewers, kept across the servers reloads make.
-    public let webViewers = ViewerTally()
-
-    /// What the web server reports: its open connections and its WebSocket viewers.
-    public struct WebCounts: Sendable, Equatable {
-        public var clients: Int
-        public var viewers: ViewerCounts
-
-        public init(clients: Int, viewers: ViewerCounts) {
-            self.clients = clients
-            self.viewers = viewers
-        }
-    }
-
     public init() {}
 
     func reloaded(ok: Bool) {

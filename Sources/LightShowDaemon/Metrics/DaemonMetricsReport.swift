@@ -1,3 +1,4 @@
+public import LightShowControl
 public import LightShowCore
 public import LightShowLights
 
@@ -17,13 +18,13 @@ public struct DaemonMetricsReport: Sendable {
     /// Connections to the control socket, subscribers among them.
     public var controlClients: Int
     public var subscribers: ViewerCounts
-    /// Nil while the web server is off.
-    public var web: DaemonMetrics.WebCounts?
+    /// What the web server process reported with the request; nil when off (or asked by another client).
+    public var web: WebServerCounts?
 
     public init(
         framesEmitted: UInt64, capture: CaptureTotals, inputOpen: Bool, state: PlaybackState, reloads: (ok: UInt64, failed: UInt64),
         lights: [LightOutputStatus], analysisHop: HistogramSnapshot, audioToFrame: HistogramSnapshot, controlClients: Int,
-        subscribers: ViewerCounts, web: DaemonMetrics.WebCounts?
+        subscribers: ViewerCounts, web: WebServerCounts?
     ) {
         self.framesEmitted = framesEmitted
         self.capture = capture
@@ -54,7 +55,7 @@ public struct DaemonMetricsReport: Sendable {
         })
         text.family("lightshow_clients", .gauge, help: "Connected clients: the control socket's (subscribers among them) and the web server's.", samples:
             [([("kind", "control")], Double(controlClients))] + (web.map { [([("kind", "web")], Double($0.clients))] } ?? []))
-        let viewers = [("subscriber", subscribers)] + (web.map { [("web", $0.viewers)] } ?? [])
+        let viewers = [("subscriber", subscribers)] + (web.map { [("web", ViewerCounts(viewers: $0.viewers, droppedFrames: $0.droppedFrames))] } ?? [])
         text.family("lightshow_viewers", .gauge, help: "Viewers receiving frames: control-socket subscribers and WebSocket viewers.", samples: viewers.map { kind, counts in
             ([("kind", kind)], Double(counts.viewers))
         })

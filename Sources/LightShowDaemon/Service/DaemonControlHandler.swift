@@ -25,6 +25,10 @@ struct DaemonControlHandler: ControlCommandHandler {
             return await daemon.setBrightness(arguments)
         case .setInput:
             return await daemon.setInput(arguments)
+        case .metrics:
+            // The web server's counts only while it runs: a stale or stray report makes no series.
+            let web = daemon.web.port == nil ? nil : WebServerCounts(json: arguments["web"])
+            return .success(["text": .string(daemon.metricsText(web: web))])
         }
     }
 }

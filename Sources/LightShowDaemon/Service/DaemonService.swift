@@ -1,5 +1,5 @@
 public import LightShowCore
-import LightShowControl
+public import LightShowControl
 import LightShowEngine
 import LightShowConfig
 import LightShowAudio
@@ -48,7 +48,7 @@ public final class DaemonService: Service, Sendable {
     let mqtt: DaemonMQTT?
     /// The newest scene and frame, for control-socket subscribers and web viewers alike.
     let events = ShowEventBoard()
-    /// The page, HTTP API and `/metrics` (`[web]`); serves nothing until `listen` is set.
+    /// The page, HTTP API and `/metrics` (`[web]`), served by a process of its own; none runs until `listen` is set.
     let web: DaemonWeb
 
     /// Loads the configuration and finds the control socket. Throws a `UserFacingError`: 78 for a bad config
@@ -79,7 +79,7 @@ public final class DaemonService: Service, Sendable {
         mqtt = try DaemonMQTT.make(settings: configuration.mqtt, version: version, logger: mqttLogger)
         var webLogger = Logger(label: "lightshow.web")
         webLogger.logLevel = logger.logLevel
-        web = DaemonWeb(logger: webLogger)
+        web = DaemonWeb(socketPath: socketPath, logger: webLogger)
         self.framesPerSecond = framesPerSecond
         self.socketGroup = socketGroup
         self.logger = logger
@@ -201,8 +201,9 @@ public final class DaemonService: Service, Sendable {
         connectionCounts.withLock { $0 }?.call(()) ?? (clients: 0, subscribers: 0, droppedFrames: 0)
     }
 
-    /// The metrics in the Prometheus text format, for `GET /metrics`.
-    @Sendable public func metricsText() -> String {
+    /// The metrics in the Prometheus text format (`ctl metrics`, and the web server's `GET /metrics`, which adds its
+    /// own counts as `web`).
+    public func metricsText(web: WebServerCounts? = nil) -> String {
         let counts = controlCounts
         return DaemonMetricsReport(
             framesEmitted: metrics.engine.framesEmitted,
@@ -215,7 +216,7 @@ public final class DaemonService: Service, Sendable {
             audioToFrame: metrics.engine.audioToFrame.snapshot,
             controlClients: counts.clients,
             subscribers: ViewerCounts(viewers: counts.subscribers, droppedFrames: counts.droppedFrames),
-            web: webCounts
+            web: web
         ).text
     }
 

@@ -1,35 +1,40 @@
 import LightShowControl
 import LightShowCore
 import LightShowSystem
-import LightShowWeb
 import Logging
 import Synchronization
 
-/// The daemon's web server (`[web]`): started with the daemon when `listen` is set, and replaced on a reload that
-/// changes `[web]`. A new address that can't be bound leaves the running server serving, and the reload says why.
+/// The daemon's web server (`[web]`): a `lightshow-web` process started with the daemon when `listen` is set,
+/// replaced on a reload that changes `[web]`, and started again if it dies. A new address that can't be bound leaves
+/// the running server serving, and the reload says why.
 final class DaemonWeb: Sendable {
     private let logger: Logger
-    /// The server running now and the settings it was made from.
-    private let current = Mutex<(server: WebServer, settings: WebSettings)?>(nil)
+    /// The control socket the server reaches the show through.
+    private let socketPath: String
+    /// The process running now, the settings it was made from, and how many have been started (so a late report
+    /// of a replaced process's death restarts nothing).
+    private let current = Mutex<(process: WebServerProcess, settings: WebSettings, generation: UInt64)?>(nil)
+    private let generations = Atomic<UInt64>(0)
 
-    init(logger: Logger) {
+    init(socketPath: String, logger: Logger) {
+        self.socketPath = socketPath
         self.logger = logger
     }
 
-    /// Connections open now (0 when off).
-    var connectionCount: Int { current.withLock { $0?.server.connectionCount } ?? 0 }
-
     /// The port served, or nil when off.
-    var port: Int? { current.withLock { $0?.server.port } }
+    var port: Int? { current.withLock { $0?.process.port } }
+
+    /// The server's process, or nil when off.
+    var pid: Int32? { current.withLock { $0?.process.pid } }
 
     /// Serves `settings` in place of what runs now. Throws (naming the key) when the token file can't be read or the
     /// address can't be bound; what ran before then keeps running.
-    func apply(_ settings: WebSettings, routes: WebServer.Routes) async throws(LightShowError) {
+    func apply(_ settings: WebSettings) async throws(LightShowError) {
         let running = current.withLock { $0 }
         guard running?.settings != settings else { return }
         guard settings.isEnabled, let (host, port) = settings.address else {
             current.withLock { $0 = nil }
-            await running?.server.stop()
+            await running?.process.stop()
             if running != nil { logger.info("web: stopped") }
             return
         }
@@ -41,34 +46,72 @@ final class DaemonWeb: Sendable {
             maxConnections: settings.maxConnections, idleTimeoutSeconds: settings.idleTimeoutSeconds,
             requestTimeoutSeconds: settings.requestTimeoutSeconds, maxBodyBytes: settings.maxBodyBytes
         )
-        let server = WebServer(
-            options: .init(host: host, port: port, extraHosts: settings.hosts, token: token, limits: limits),
-            routes: routes, logger: logger
+        let processSettings = WebProcessSettings(
+            socketPath: socketPath, host: host, port: port, extraHosts: settings.hosts, token: token, limits: limits
         )
         // The same address can't be bound twice: the old server lets go of it first, and comes back if the new one
         // still can't have it.
         let sameAddress = running.map { $0.settings.address.map { $0 == (host, port) } ?? false } ?? false
-        if sameAddress { await running?.server.stop() }
+        if sameAddress {
+            current.withLock { $0 = nil }
+            await running?.process.stop()
+        }
+        let started: (WebServerProcess, UInt64)
         do {
-            try await server.start()
+            started = try await start(processSettings)
         } catch {
-            let message = "web.listen: cannot listen on \(settings.listen): \(error)"
+            let message = "web.listen: cannot listen on \(settings.listen): \(error.message)"
             if let running, sameAddress {
-                _ = try? await running.server.start()
+                _ = try? await self.apply(running.settings)
             }
             if let running {
                 throw LightShowError("\(message); still serving \(running.settings.listen)", exitStatus: .ioError)
             }
             throw LightShowError(message, exitStatus: .ioError)
         }
-        current.withLock { $0 = (server, settings) }
-        if !sameAddress { await running?.server.stop() }
-        logger.info("web: http://\(host.contains(":") ? "[\(host)]" : host):\(server.port ?? port)/")
+        current.withLock { $0 = (started.0, settings, started.1) }
+        if !sameAddress { await running?.process.stop() }
+        logger.info("web: http://\(host.contains(":") ? "[\(host)]" : host):\(started.0.port)/ (lightshow-web, pid \(started.0.pid))")
     }
 
     /// Stops the server, if any.
     func stop() async {
         let running = current.withLock { $0.take() }
-        await running?.server.stop()
+        await running?.process.stop()
+    }
+
+    private func start(_ settings: WebProcessSettings) async throws(LightShowError) -> (WebServerProcess, UInt64) {
+        let generation = generations.add(1, ordering: .relaxed).newValue
+        let process = try await WebServerProcess.start(executable: try WebServerProcess.executable(), settings: settings) { [self] ending in
+            restart(generation: generation, settings: settings, after: ending)
+        }
+        return (process, generation)
+    }
+
+    /// A server that died by itself is started again on the same settings, after a pause that grows while it keeps
+    /// failing (1 s, doubling to 30 s), unless it was replaced or stopped meanwhile.
+    private func restart(generation: UInt64, settings: WebProcessSettings, after ending: ChildProcess.Ending) {
+        logger.error("web: the web server (lightshow-web) stopped: \(WebServerProcess.describe(ending)); starting it again")
+        Task { [self] in
+            var pause = Duration.seconds(1)
+            while true {
+                try? await Task.sleep(for: pause)
+                guard let entry = current.withLock({ $0 }), entry.generation == generation else { return }
+                do throws(LightShowError) {
+                    let (process, next) = try await start(settings)
+                    let kept = current.withLock { current -> Bool in
+                        guard current?.generation == generation, let entry = current else { return false }
+                        current = (process, entry.settings, next)
+                        return true
+                    }
+                    if !kept { await process.stop() }
+                    logger.notice("web: serving again on port \(process.port) (pid \(process.pid))")
+                    return
+                } catch {
+                    pause = min(pause * 2, .seconds(30))
+                    logger.error("web: \(error.message); trying again in \(pause)")
+                }
+            }
+        }
     }
 }

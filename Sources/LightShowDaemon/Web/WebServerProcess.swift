@@ -1,0 +1,201 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import LightShowControl
+import LightShowCore
+import LightShowSystem
+import Synchronization
+
+/// One `lightshow-web` process: the web server, in a process of its own so that a daemon without `[web]` maps none
+/// of its HTTP and WebSocket libraries (about 1 MB less resident: README, "Web page and HTTP API"). It reads its
+/// settings as one line on its standard input, answers `{"listening":PORT}` or `{"error":"…"}` on its standard
+/// output, and reaches the show through the control socket. It stops when its standard input closes, so it never
+/// outlives the daemon.
+final class WebServerProcess: Sendable {
+    let pid: pid_t
+    /// The port it listens on.
+    let port: Int
+    /// The write end of its standard input; closed by `stop()`.
+    private let input: Mutex<Int32?>
+    /// How it ended, once the watcher thread has reaped it.
+    private let ending = BoundedQueue<ChildProcess.Ending>(capacity: 1)
+    private let stopping = Atomic(false)
+
+    /// Longest a new process may take to listen (it starts in milliseconds).
+    static let startLimitNanoseconds: UInt64 = 10_000_000_000
+    /// Longest it may take to go once told to.
+    static let stopLimitNanoseconds: UInt64 = 5_000_000_000
+
+    private init(pid: pid_t, port: Int, input: Int32) {
+        self.pid = pid
+        self.port = port
+        self.input = Mutex(input)
+    }
+
+    deinit {
+        input.withLock { $0.take() }.map { _ = close($0) }
+    }
+
+    /// Starts `executable` with `settings` and waits until it listens. `onExit` hears of an ending nobody asked for
+    /// (a crash), on the watcher thread. Throws a message naming the address when it can't listen.
+    static func start(
+        executable: String, settings: WebProcessSettings, onExit: @escaping @Sendable (ChildProcess.Ending) -> Void
+    ) async throws(LightShowError) -> WebServerProcess {
+        let (pid, input, output) = try spawn(executable)
+        let handshake = Result { () throws(SystemCallError) in
+            try FileDescriptorIO.writeAll(input, settings.line, kind: .file)
+        }
+        let answer = try await DedicatedThread.run(name: "ls-web-start") { () throws(LightShowError) -> Handshake in
+            if case .failure(let error) = handshake { return .broken("writing its settings: \(error)") }
+            return readHandshake(output, deadline: MonotonicClock.now() &+ startLimitNanoseconds)
+        }
+        guard case .listening(let port) = answer else {
+            close(input)
+            close(output)
+            let ended = await reap(pid, killingFirst: answer == .timedOut)
+            if case .refused(let message) = answer { throw LightShowError(message, exitStatus: .ioError) }
+            throw LightShowError("\(executable): \(answer.problem), \(ended)", exitStatus: .ioError)
+        }
+        let process = WebServerProcess(pid: pid, port: port, input: input)
+        do {
+            try DedicatedThread.start(name: "ls-web-watch") { [process] in
+                // Nothing more comes on its output: the end of it is the end of the process.
+                _ = try? FileDescriptorIO.readToEnd(output, limit: Int.max - 1)
+                close(output)
+                let ended = ChildProcess.wait(pid, limit: stopLimitNanoseconds)
+                _ = process.ending.push(ended)
+                if !process.stopping.load(ordering: .relaxed) { onExit(ended) }
+            }
+        } catch {
+            close(output)
+            await process.stop()
+            throw error
+        }
+        return process
+    }
+
+    /// Tells it to stop and waits until it has (killing it after `stopLimitNanoseconds`).
+    func stop() async {
+        stopping.store(true, ordering: .relaxed)
+        guard let fd = input.withLock({ $0.take() }) else {
+            _ = try? await ending.next()
+            return
+        }
+        close(fd)
+        kill(pid, SIGTERM)
+        // The watcher reaps it; a process that ignores SIGTERM is killed there at the limit.
+        _ = try? await ending.next()
+    }
+
+    private static func spawn(_ executable: String) throws(LightShowError) -> (pid_t, input: Int32, output: Int32) {
+        do {
+            let toChild = try ChildProcess.makePipe()
+            let fromChild: (read: Int32, write: Int32)
+            do {
+                fromChild = try ChildProcess.makePipe()
+            } catch {
+                close(toChild.read)
+                close(toChild.write)
+                throw error
+            }
+            defer {
+                close(toChild.read)
+                close(fromChild.write)
+            }
+            do {
+                let pid = try ChildProcess.spawn(
+                    executable, arguments: ["lightshow-web"],
+                    stdin: .descriptor(toChild.read), stdout: .descriptor(fromChild.write), stderr: .inherit
+                )
+                return (pid, toChild.write, fromChild.read)
+            } catch {
+                close(toChild.write)
+                close(fromChild.read)
+                throw error
+            }
+        } catch {
+            throw LightShowError("web: cannot start the web server: \(error)", exitStatus: .ioError)
+        }
+    }
+
+    /// What the process said first.
+    enum Handshake: Equatable {
+        case listening(Int)
+        /// It said why not.
+        case refused(String)
+        /// It ended, or its output broke, before saying anything.
+        case broken(String)
+        case timedOut
+
+        var problem: String {
+            switch self {
+            case .listening(let port): "listening on \(port)"
+            case .refused(let message): message
+            case .broken(let message): "it stopped before it listened (\(message))"
+            case .timedOut: "it did not listen within \(startLimitNanoseconds / 1_000_000_000) s"
+            }
+        }
+    }
+
+    /// Reads the first line from `fd` until `deadline`.
+    static func readHandshake(_ fd: Int32, deadline: UInt64) -> Handshake {
+        var line: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 512)
+        while !line.contains(UInt8(ascii: "\n")) {
+            guard line.count < 4096 else { return .broken("a first line longer than 4096 bytes") }
+            var poll = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard Poll.wait(&poll, count: 1, until: deadline) > 0 else { return .timedOut }
+            do {
+                switch try FileDescriptorIO.read(fd, into: &chunk) {
+                case .bytes(let count): line += chunk.prefix(count)
+                case .endOfFile: return .broken("no answer")
+                case .wouldBlock: continue
+                }
+            } catch {
+                return .broken("\(error)")
+            }
+        }
+        let answer = try? JSONParser.parse(Array(line.prefix { $0 != UInt8(ascii: "\n") }))
+        if let port = answer?["listening"]?.numberValue, port >= 1, port <= 65535, port.rounded() == port {
+            return .listening(Int(port))
+        }
+        if let message = answer?["error"]?.stringValue { return .refused(SafeText.sanitized(message, limit: 400)) }
+        return .broken("an answer that is neither {\"listening\":PORT} nor {\"error\":…}")
+    }
+
+    /// Waits for `pid` on a thread of its own; says how it ended.
+    private static func reap(_ pid: pid_t, killingFirst: Bool) async -> String {
+        if killingFirst { kill(pid, SIGKILL) }
+        let ended = try? await DedicatedThread.run(name: "ls-web-reap") { () throws(LightShowError) in
+            ChildProcess.wait(pid, limit: stopLimitNanoseconds)
+        }
+        return ended.map(describe) ?? "and it was left to end by itself"
+    }
+
+    static func describe(_ ending: ChildProcess.Ending) -> String {
+        switch ending {
+        case .exited(let status): "it exited with status \(status)"
+        case .signalled(let signal): "it was killed by signal \(signal)"
+        case .timedOut: "it was killed after \(stopLimitNanoseconds / 1_000_000_000) s"
+        case .unknown: "it ended"
+        }
+    }
+
+    /// `lightshow-web` beside this executable (a build tree), else in `../libexec/lightshow/` (an installed tree).
+    static func executable() throws(LightShowError) -> String {
+        guard let resolved = realpath("/proc/self/exe", nil) else {
+            throw LightShowError("web: cannot find this executable (/proc/self/exe): \(String(cString: strerror(errno)))", exitStatus: .ioError)
+        }
+        let own = String(cString: resolved)
+        free(resolved)
+        let directory = own.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        let candidates = ["\(directory)/lightshow-web", "\(directory)/../libexec/lightshow/lightshow-web"]
+        guard let found = candidates.first(where: { access($0, X_OK) == 0 }) else {
+            throw LightShowError(
+                "web: the web server's executable is missing: expected \(candidates.joined(separator: " or ")) (installed with lightshow)",
+                exitStatus: .ioError
+            )
+        }
+        return found
+    }
+}
