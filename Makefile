@@ -68,10 +68,12 @@ build: deps
 # --no-export-dynamic: the static Swift runtime's link exports every symbol of ours and of the packages (a 2.8 MB
 # dynamic symbol table), and the loader's lookups kept 1 MB of it resident in every daemon. Nothing needs them: a
 # stripped binary's crash backtrace named none of our frames with them either (memory rows of Tests/Benchmarks/web.sh).
-RELEASE_FLAGS := -c release --static-swift-stdlib -Xswiftc -cross-module-optimization -Xlinker --no-export-dynamic \
-	--product lightshow
+# Two products: lightshow, and lightshow-web, the web server's process the daemon starts for [web] (its HTTP and
+# WebSocket libraries kept out of the daemon's binary: README, "Web page and HTTP API").
+RELEASE_FLAGS := -c release --static-swift-stdlib -Xswiftc -cross-module-optimization -Xlinker --no-export-dynamic
 release: deps
-	$(SWIFT) build $(RELEASE_FLAGS)
+	$(SWIFT) build $(RELEASE_FLAGS) --product lightshow
+	$(SWIFT) build $(RELEASE_FLAGS) --product lightshow-web
 
 # lightshow(1), generated from the command definitions by swift-argument-parser's manual plugin (it builds the
 # package and runs --experimental-dump-help); dated by the last commit so the page is reproducible. The debug
@@ -110,7 +112,8 @@ test-unit: deps
 # No compiler warning in our sources, in the debug build (with the tests) and the release build.
 check-warnings: deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) build $(RELEASE_FLAGS)
+	$(SWIFT) build $(RELEASE_FLAGS) --product lightshow
+	$(SWIFT) build $(RELEASE_FLAGS) --product lightshow-web
 	scripts/check-warnings.sh debug release
 
 # The tests that need one outside component, found by their tags (Tests/TestSupport/TestTags.swift):
