@@ -66,6 +66,8 @@ public enum WebProcessMain {
             await server.stop()
             return ExitStatus.ioError.rawValue
         }
+        // Start-up faulted in most of the program's code (fault-around); serving needs a small part of it.
+        ResidentCode.releaseStartupPages()
         do {
             try DedicatedThread.start(name: "ls-web-stdin") {
                 _ = try? FileDescriptorIO.readToEnd(0, limit: Int.max - 1)
