@@ -45,9 +45,20 @@ final class WebServerProcess: Sendable {
         let handshake = Result { () throws(SystemCallError) in
             try FileDescriptorIO.writeAll(input, settings.line, kind: .file)
         }
-        let answer = try await DedicatedThread.run(name: "ls-web-start") { () throws(LightShowError) -> Handshake in
-            if case .failure(let error) = handshake { return .broken("writing its settings: \(error)") }
-            return readHandshake(output, deadline: MonotonicClock.now() &+ startLimitNanoseconds)
+        let answer: Handshake
+        do {
+            answer = try await DedicatedThread.run(name: "ls-web-start") { () throws(LightShowError) -> Handshake in
+                if case .failure(let error) = handshake { return .broken("writing its settings: \(error)") }
+                return readHandshake(output, deadline: MonotonicClock.now() &+ startLimitNanoseconds)
+            }
+        } catch {
+            // Cancelled (the daemon stops), or no thread to wait on: the half-started process goes.
+            close(input)
+            close(output)
+            kill(pid, SIGKILL)
+            // Reaped on a thread of its own: this task may be cancelled, and a wait must not hold the pool.
+            try? DedicatedThread.start(name: "ls-web-reap") { _ = ChildProcess.wait(pid, limit: stopLimitNanoseconds) }
+            throw error
         }
         guard case .listening(let port) = answer else {
             close(input)
