@@ -70,7 +70,9 @@ public enum WebProcessMain {
         ResidentCode.releaseStartupPages()
         do {
             try DedicatedThread.start(name: "ls-web-stdin") {
-                _ = try? FileDescriptorIO.readToEnd(0, limit: Int.max - 1)
+                // Nothing more comes after the settings; whatever does is dropped, a chunk at a time.
+                var chunk = [UInt8](repeating: 0, count: 4096)
+                while case .bytes? = try? FileDescriptorIO.read(0, into: &chunk) {}
                 _ = endings.tryPush("standard input closed")
             }
         } catch {
