@@ -18,23 +18,31 @@ public enum ChildProcess {
         case unknown
     }
 
-    /// Waits up to `limit` nanoseconds (`.max`: for ever) for `pid` to end, checking every 2 ms.
-    public static func wait(_ pid: Glibc.pid_t, limit: UInt64) -> Ending {
+    /// Waits up to `limit` nanoseconds (`.max`: for ever) for `pid` to end, checking every 2 ms. `beforeReaping` runs
+    /// once it has ended but while its pid is still held (a zombie's pid is never reused): whoever might signal the
+    /// process learns there, under its own lock, that it must not, so no signal reaches another process later given
+    /// the same pid.
+    public static func wait(_ pid: Glibc.pid_t, limit: UInt64, beforeReaping: () -> Void = {}) -> Ending {
         var status: Int32 = 0
         let (sum, overflow) = MonotonicClock.now().addingReportingOverflow(limit)
         let deadline = overflow ? UInt64.max : sum
+        var timedOut = false
         while true {
-            let result = waitpid(pid, &status, WNOHANG)
-            if result == pid { break }
+            var info = siginfo_t()
+            // WNOWAIT: it is reported, not reaped.
+            let result = waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT)
+            if result == 0 && info.si_signo == SIGCHLD { break }
             if result < 0 && errno != EINTR { return .unknown }
-            if MonotonicClock.now() >= deadline {
-                // Failing means it has just ended by itself: the wait below reaps it either way.
+            if !timedOut && MonotonicClock.now() >= deadline {
+                // Failing means it has just ended by itself; either way the next check sees it end.
                 _ = kill(pid, SIGKILL)
-                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-                return .timedOut
+                timedOut = true
             }
             MonotonicClock.sleep(until: MonotonicClock.now() &+ 2_000_000)
         }
+        beforeReaping()
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        if timedOut { return .timedOut }
         // WIFSIGNALED / WTERMSIG / WEXITSTATUS, which Swift can't import as macros.
         let signal = status & 0x7F
         if signal != 0 && signal != 0x7F { return .signalled(signal) }
@@ -53,13 +61,14 @@ extension ChildProcess {
         case descriptor(Int32)
     }
 
-    /// Starts `path` with `arguments` (the first is its name) and `environment` (nil: ours). Every descriptor besides
-    /// the three standard ones is closed in the child, whatever its close-on-exec flag, and every signal starts at its
-    /// default action and unblocked (ours ignore SIGPIPE and block others for their own handling). Throws when it
-    /// can't start (no such file, not executable).
+    /// Starts `path` with `arguments` (the first is its name) and `environment` (nil: ours), in a process group of its
+    /// own if asked. Every descriptor besides the three standard ones is closed in the child, whatever its
+    /// close-on-exec flag, and every signal starts at its default action and unblocked (ours ignore SIGPIPE and block
+    /// others for their own handling). Throws when it can't start (no such file, not executable).
     public static func spawn(
         _ path: String, arguments: [String], environment: [String]? = nil,
-        stdin: StandardStream = .null, stdout: StandardStream = .null, stderr: StandardStream = .inherit
+        stdin: StandardStream = .null, stdout: StandardStream = .null, stderr: StandardStream = .inherit,
+        ownProcessGroup: Bool = false
     ) throws(SystemCallError) -> Glibc.pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -81,7 +90,13 @@ extension ChildProcess {
         sigfillset(&all)
         posix_spawnattr_setsigmask(&attributes, &none)
         posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
+        if ownProcessGroup {
+            // A group of its own: a signal to ours (Ctrl-C, `kill -- -PGID`) is for us to pass on or not.
+            posix_spawnattr_setpgroup(&attributes, 0)
+            flags |= POSIX_SPAWN_SETPGROUP
+        }
+        posix_spawnattr_setflags(&attributes, Int16(flags))
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = environment.map { $0.map { strdup($0) } + [nil] }
         defer {

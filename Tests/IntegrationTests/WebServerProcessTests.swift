@@ -64,6 +64,43 @@ import Glibc
         #expect(await OffPool.until(timeout: 30) { !Self.isRunning(child) })
     }
 
+    @Test func aSignalToTheDaemonsGroupIsTheDaemonsToPassOn() async throws {
+        let directory = try TemporaryDirectory("ls-web-group")
+        let config = try directory.write("lightshow.toml", Data(WebDaemon.config("").utf8))
+        let logPath = directory.file("daemon.log")
+        let log = open(logPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        try #require(log >= 0)
+        // A process group of its own, so it can be signalled as a terminal's Ctrl-C or `kill -- -PGID` would.
+        let environment = ChildProcess.currentEnvironment(without: ["NOTIFY_SOCKET", "WATCHDOG_USEC"]) + ["RUNTIME_DIRECTORY=\(directory.path)"]
+        let daemon = try ChildProcess.spawn(
+            LightshowProcess.executableURL.path,
+            arguments: ["lightshow", "daemon", "--input", "demo", "--config", config, "--fps", "20"], environment: environment,
+            stdout: .descriptor(log), stderr: .descriptor(log), ownProcessGroup: true
+        )
+        close(log)
+        var reaped = false
+        defer { if !reaped { kill(daemon, SIGKILL); _ = ChildProcess.wait(daemon, limit: 10_000_000_000) } }
+        @Sendable func pids() -> [pid_t] {
+            let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+            return text.split(separator: "\n").compactMap { line in
+                guard let range = line.range(of: "(lightshow-web, pid ") else { return nil }
+                return pid_t(line[range.upperBound...].prefix { $0.isNumber })
+            }
+        }
+        #expect(await OffPool.until(timeout: 30) { !pids().isEmpty })
+        let child = try #require(pids().last)
+        #expect(getpgid(child) != getpgid(daemon))
+        kill(-daemon, SIGTERM)
+        let ending = try await OffPool.run { ChildProcess.wait(daemon, limit: 30_000_000_000) }
+        reaped = true
+        let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+        #expect(ending == .exited(0), "\(text)")
+        #expect(!Self.isRunning(child))
+        // The daemon stopped it: no death taken for a crash, no restart.
+        #expect(!text.contains("stopped: it was killed"), "\(text)")
+        #expect(!text.contains("starting it again"), "\(text)")
+    }
+
     @Test func ctlMetricsPrintsThePrometheusText() async throws {
         let web = try WebDaemon("ls-web-ctl-metrics")
         #expect(await web.started(), "\(web.daemon.log)")

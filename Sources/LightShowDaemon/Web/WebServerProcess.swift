@@ -20,6 +20,8 @@ final class WebServerProcess: Sendable {
     /// How it ended, once the watcher thread has reaped it.
     private let ending = BoundedQueue<ChildProcess.Ending>(capacity: 1)
     private let stopping = Atomic(false)
+    /// Set once it has ended, before its pid is let go: no signal is sent after that.
+    private let ended = Mutex(false)
 
     /// Longest a new process may take to listen (it starts in milliseconds).
     static let startLimitNanoseconds: UInt64 = 10_000_000_000
@@ -75,9 +77,9 @@ final class WebServerProcess: Sendable {
                 var chunk = [UInt8](repeating: 0, count: 4096)
                 while case .bytes? = try? FileDescriptorIO.read(output, into: &chunk) {}
                 close(output)
-                let ended = ChildProcess.wait(pid, limit: stopLimitNanoseconds)
-                _ = process.ending.push(ended)
-                if !process.stopping.load(ordering: .relaxed) { onExit(ended) }
+                let ending = ChildProcess.wait(pid, limit: stopLimitNanoseconds) { process.ended.withLock { $0 = true } }
+                _ = process.ending.push(ending)
+                if !process.stopping.load(ordering: .relaxed) { onExit(ending) }
             }
         } catch {
             close(output)
@@ -95,7 +97,9 @@ final class WebServerProcess: Sendable {
             return
         }
         close(fd)
-        kill(pid, SIGTERM)
+        ended.withLock { ended in
+            if !ended { kill(pid, SIGTERM) }
+        }
         // The watcher reaps it; a process that ignores SIGTERM is killed there at the limit.
         _ = try? await ending.next()
     }
@@ -122,7 +126,10 @@ final class WebServerProcess: Sendable {
             do {
                 let pid = try ChildProcess.spawn(
                     executable, arguments: ["lightshow-web"], environment: ChildProcess.currentEnvironment(without: serviceOnly),
-                    stdin: .descriptor(toChild.read), stdout: .descriptor(fromChild.write), stderr: .inherit
+                    stdin: .descriptor(toChild.read), stdout: .descriptor(fromChild.write), stderr: .inherit,
+                    // The daemon stops it: a SIGTERM or Ctrl-C to the daemon's group must not reach it first and
+                    // look like a crash.
+                    ownProcessGroup: true
                 )
                 return (pid, toChild.write, fromChild.read)
             } catch {
