@@ -4,8 +4,8 @@
 # apt install (enabled, started, ctl answers root and a member of audio, not others), [web] turned on by a config
 # edit and a reload (the daemon starts /usr/libexec/lightshow/lightshow-web in the unit's cgroup, under its
 # hardening, and /api/status answers), an edited conffile across an upgrade (try-restarted, the web server back),
-# a stopped service staying stopped across a reinstall, apt remove (stopped, conffile kept), apt purge (nothing of
-# the package left), and policy-rc.d forbidding the start.
+# systemctl stop (the daemon stops its web server itself), a stopped service staying stopped across a reinstall,
+# apt remove (stopped, conffile kept), apt purge (nothing of the package left), and policy-rc.d forbidding the start.
 
 DEB_DIR_IN=/srv/debs
 SOCK=/run/lightshow/control.sock
@@ -145,8 +145,17 @@ deb_checks() {
         && result deb-upgrade-web PASS "after the restart: $WEB_URL answers 200 from a new lightshow-web (PID $wpid -> $wpid2)" \
         || result deb-upgrade-web FAIL "HTTP $code, lightshow-web PID '$wpid' -> '$wpid2'"
 
+    # systemctl stop sends SIGTERM to the daemon alone (KillMode=mixed), which stops lightshow-web itself: none is
+    # left, and no error says it was killed.
+    local killed_before killed_after left
+    killed_before="$(inct journalctl -b --no-pager -o cat -u lightshow.service | grep -c 'lightshow-web) stopped')"
+    t0=$(now_ms); inct systemctl stop lightshow.service
+    left="$(web_pid)"
+    killed_after="$(inct journalctl -b --no-pager -o cat -u lightshow.service | grep -c 'lightshow-web) stopped')"
+    [ "$(prop lightshow Result)" = success ] && [ -z "$left" ] && [ "$killed_after" = "$killed_before" ] \
+        && result deb-stop-web PASS "systemctl stop in $(secs $(( $(now_ms) - t0 ))): Result=success, the daemon stopped lightshow-web (PID $wpid2) itself, no process left" \
+        || result deb-stop-web FAIL "Result=$(prop lightshow Result), lightshow-web left: '${left}', 'lightshow-web) stopped' errors $killed_before -> $killed_after"
     # A service the admin stopped stays stopped across a reinstall (try-restart, not restart).
-    inct systemctl stop lightshow.service
     out="$(apt_in install -y --reinstall "./$(basename "$DEB_NEXT")")"; rc=$?
     [ $rc -eq 0 ] && [ "$(state)" = inactive/dead ] && result deb-reinstall-stopped PASS "stopped, reinstalled: still inactive (dead)" \
         || result deb-reinstall-stopped FAIL "rc=$rc state=$(state)"
@@ -159,7 +168,8 @@ deb_checks() {
     t0=$(now_ms); out="$(apt_in remove -y lightshow)"; rc=$?
     echo "$out" >"$LOGDIR/apt-remove.log"
     local t_rm=$(( $(now_ms) - t0 ))
-    local procs; procs="$(inct pgrep -x 'lightshow|lightshow-web' | tr '\n' ' ')"
+    # Two names: pgrep matches nothing for a pattern longer than a process name's 15 characters.
+    local procs; procs="$({ inct pgrep -x lightshow; inct pgrep -x lightshow-web; } | tr '\n' ' ')"
     if [ $rc -eq 0 ] && [ "$(pkg_status)" = "rc $v2" ] && [ -z "$procs" ] && [ "$(prop lightshow ActiveState)" = inactive ] \
             && inct test -f $conf && ! inct test -e /usr/bin/lightshow; then
         result deb-remove PASS "apt remove in $(secs $t_rm): stopped (no lightshow or lightshow-web process, unit $(prop lightshow LoadState)), binary gone, $conf kept (dpkg: $(pkg_status))"
