@@ -56,8 +56,12 @@ let package = Package(
         // Pure core: maths, models, state machine, layout, scene. No I/O.
         .target(name: "LightShowCore", swiftSettings: strict),
         // The one home of OS idioms: threads, locks, the bounded queue between threads, fd reads, writes and syncs,
-        // poll, wake-ups, errno, socket addresses, accepting connections, waiting for a child process.
-        .target(name: "LightShowSystem", dependencies: ["LightShowCore", "CSyncFS", "CSpawn"], swiftSettings: strict),
+        // poll, wake-ups, errno, socket addresses, accepting connections, starting and waiting for a child process,
+        // logging to standard error.
+        .target(
+            name: "LightShowSystem", dependencies: ["LightShowCore", "CSyncFS", "CSpawn", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
         // TOML → validated Configuration.
         .target(
             name: "LightShowConfig",
@@ -172,7 +176,7 @@ let package = Package(
         // HTTP API").
         .executableTarget(
             name: "lightshow-web",
-            dependencies: ["LightShowWeb", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["LightShowWeb", "LightShowSystem"],
             swiftSettings: strict
         ),
         // Writes `lightshowVersion` from the VERSION file for `lightshow --version`.

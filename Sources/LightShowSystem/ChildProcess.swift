@@ -95,6 +95,19 @@ extension ChildProcess {
         return pid
     }
 
+    /// Our environment as `NAME=value` strings, without the variables named in `names`.
+    public static func currentEnvironment(without names: Set<String>) -> [String] {
+        var variables: [String] = []
+        var entry = environ
+        while let pointer = entry.pointee {
+            let variable = String(cString: pointer)
+            let name = variable.prefix { $0 != "=" }
+            if !names.contains(String(name)) { variables.append(variable) }
+            entry += 1
+        }
+        return variables
+    }
+
     /// A close-on-exec pipe: what is written to `write` is read from `read`. The end given to a child as a standard
     /// stream loses the flag there (dup2), and the parent closes its copy.
     public static func makePipe() throws(SystemCallError) -> (read: Int32, write: Int32) {

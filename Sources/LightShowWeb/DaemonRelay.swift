@@ -10,7 +10,7 @@ public final class DaemonRelay: Sendable {
     public let events = ShowEventBoard()
     public let path: String
     private let framesPerSecond: Double
-    private let onEnd: @Sendable (String) -> Void
+    private let onProblem: @Sendable (String) -> Void
     private final class Stream: @unchecked Sendable {
         let client: ControlClient
         init(_ client: ControlClient) { self.client = client }
@@ -26,12 +26,12 @@ public final class DaemonRelay: Sendable {
     /// Rings the reader thread when `wanted` may have changed; closed by `close()`.
     private let bell = BoundedQueue<Void>(capacity: 1)
 
-    /// Starts the reader thread (idle until `want(true)`); `onEnd` hears why the daemon's stream ended (the daemon
-    /// stopped, the socket broke), on the reader thread.
-    public init(path: String, framesPerSecond: Double, onEnd: @escaping @Sendable (String) -> Void) throws(LightShowError) {
+    /// Starts the reader thread (idle until `want(true)`); `onProblem` hears why a subscription failed or ended while
+    /// viewers still watched (then it is tried again a second later), on the reader thread.
+    public init(path: String, framesPerSecond: Double, onProblem: @escaping @Sendable (String) -> Void) throws(LightShowError) {
         self.path = path
         self.framesPerSecond = framesPerSecond
-        self.onEnd = onEnd
+        self.onProblem = onProblem
         try DedicatedThread.start(name: "ls-relay") { [self] in run() }
     }
 
@@ -53,36 +53,46 @@ public final class DaemonRelay: Sendable {
         want(false)
     }
 
+    /// How long after a failed or broken subscription the next try comes.
+    static let retryNanoseconds: UInt64 = 1_000_000_000
+
     private func run() {
-        while bell.pop() != nil {
+        var retry: UInt64?
+        while true {
+            // A change of `wanted`, or the time to try again.
+            if case .some(nil) = bell.pop(until: retry) { return }
+            retry = nil
             guard state.withLock({ $0.wanted }) else { continue }
-            let reason: String
             do throws(LightShowError) {
                 let stream = try subscribe()
-                guard state.withLock({ state -> Bool in
+                let registered = state.withLock { state -> Bool in
                     guard state.wanted else { return false }
                     state.stream = stream
                     state.endedHere = false
                     return true
-                }) else {
+                }
+                guard registered else {
                     stream.client.disconnect()
                     continue
                 }
-                reason = Self.relay(stream.client, to: events)
+                let reason = Self.relay(stream.client, to: events)
+                let endedHere = state.withLock { state in
+                    defer {
+                        state.endedHere = false
+                        state.stream = nil
+                    }
+                    return state.endedHere
+                }
+                if endedHere {
+                    // Watched again meanwhile: subscribe again.
+                    if state.withLock({ $0.wanted }) { _ = bell.tryPush(()) }
+                    continue
+                }
+                onProblem(reason)
             } catch {
-                reason = error.message
+                onProblem(error.message)
             }
-            let endedHere = state.withLock { state in
-                defer { state.endedHere = false; state.stream = nil }
-                return state.endedHere
-            }
-            if endedHere {
-                // Watched again meanwhile: subscribe again.
-                if state.withLock({ $0.wanted }) { _ = bell.tryPush(()) }
-                continue
-            }
-            onEnd(reason)
-            return
+            retry = MonotonicClock.now() &+ Self.retryNanoseconds
         }
     }
 

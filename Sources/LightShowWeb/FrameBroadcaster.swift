@@ -25,6 +25,8 @@ final class FrameBroadcaster: Sendable {
 
     private struct State {
         var viewers: [ViewerOutlet] = []
+        /// Runs while some viewer watches: with none, the server's loop sleeps.
+        var reminder: RepeatedTask?
         /// The newest scene and frame as WebSocket frames, made when a viewer first needs them.
         var scene: Framed?
         var frame: Framed?
@@ -46,6 +48,7 @@ final class FrameBroadcaster: Sendable {
 
     func stop() {
         if let id = listener.withLock({ $0.take() }) { events.stopListening(id) }
+        loop.execute { [self] in state.value.reminder.take()?.cancel() }
     }
 
     /// Adds the viewer on `channel`, an upgraded WebSocket connection of this loop, and sends it the scene and the
@@ -58,6 +61,7 @@ final class FrameBroadcaster: Sendable {
             let outlet = ViewerOutlet(id: id, framesPerSecond: framesPerSecond, stallSeconds: stallSeconds, broadcaster: self)
             try operations.addHandler(outlet, position: .before(try operations.handler(type: WebSocketFrameEncoder.self)))
             state.value.viewers.append(outlet)
+            if state.value.reminder == nil { state.value.reminder = QuietStreamReminder.start(events: events, on: loop) }
             send(to: outlet, now: MonotonicClock.seconds())
         }.get()
         return id
@@ -68,6 +72,7 @@ final class FrameBroadcaster: Sendable {
         loop.execute { [self] in
             state.value.viewers.removeAll { $0.id == id }
             if state.value.viewers.isEmpty {
+                state.value.reminder.take()?.cancel()
                 (state.value.scene, state.value.frame) = (nil, nil)
                 earliestDue.store(Double.infinity.bitPattern, ordering: .relaxed)
             }

@@ -14,8 +14,9 @@ final class ViewerOutlet: ChannelInboundHandler, RemovableChannelHandler {
     let id: UInt64
     private(set) var pacer: ShowEventPacer
     private let stallSeconds: Double
-    /// Told when the socket drains, to send this viewer what it missed.
-    private unowned let broadcaster: FrameBroadcaster
+    /// Told when the socket drains, to send this viewer what it missed. Weak: the broadcaster holds its outlets,
+    /// and a connection may still drain while a stopping server lets go of it.
+    private weak var broadcaster: FrameBroadcaster?
     private var context: ChannelHandlerContext?
     /// Closes the connection unless the socket drains first; armed only while it is full.
     private var stall: Scheduled<Void>?
@@ -60,7 +61,7 @@ final class ViewerOutlet: ChannelInboundHandler, RemovableChannelHandler {
         if isWritable {
             stall?.cancel()
             stall = nil
-            broadcaster.drained(self)
+            broadcaster?.drained(self)
         } else {
             armStall(context)
         }

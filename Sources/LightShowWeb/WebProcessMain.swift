@@ -9,7 +9,7 @@ import Logging
 /// The `lightshow-web` process that `lightshow daemon` starts for `[web]`: it reads its settings on standard input
 /// (`WebProcessSettings`), relays the daemon's frames and commands through the control socket, answers
 /// `{"listening":PORT}` or `{"error":"…"}` on standard output, and serves until its standard input closes (the
-/// daemon stopped it, or is gone) or the daemon's stream ends.
+/// daemon stopped it, or is gone).
 public enum WebProcessMain {
     /// Longest settings line read.
     static let settingsLimit = 65_536
@@ -34,12 +34,12 @@ public enum WebProcessMain {
         case .failure(let error): return fail("settings on standard input: \(error)", status: .usage)
         }
 
-        // Whatever ends the process first: standard input (the daemon stopped it, or is gone), or the daemon's stream.
-        let endings = BoundedQueue<String>(capacity: 4)
+        // What ends the process: its standard input closing (the daemon stopped it, or is gone).
+        let endings = BoundedQueue<String>(capacity: 1)
         let relay: DaemonRelay
         do throws(LightShowError) {
-            relay = try DaemonRelay(path: settings.socketPath, framesPerSecond: WebRequestPolicy.maximumFPS) { reason in
-                _ = endings.tryPush(reason)
+            relay = try DaemonRelay(path: settings.socketPath, framesPerSecond: WebRequestPolicy.maximumFPS) { problem in
+                logger.warning("frames from the daemon: \(problem); trying again in a second")
             }
         } catch {
             return fail(error.message, status: .ioError)
@@ -66,9 +66,13 @@ public enum WebProcessMain {
             await server.stop()
             return ExitStatus.ioError.rawValue
         }
+        // Start-up faulted in most of the program's code (fault-around); serving needs a small part of it.
+        ResidentCode.releaseStartupPages()
         do {
             try DedicatedThread.start(name: "ls-web-stdin") {
-                _ = try? FileDescriptorIO.readToEnd(0, limit: Int.max - 1)
+                // Nothing more comes after the settings; whatever does is dropped, a chunk at a time.
+                var chunk = [UInt8](repeating: 0, count: 4096)
+                while case .bytes? = try? FileDescriptorIO.read(0, into: &chunk) {}
                 _ = endings.tryPush("standard input closed")
             }
         } catch {

@@ -64,7 +64,6 @@ public final class WebServer: Sendable {
         var group: MultiThreadedEventLoopGroup
         var task: Task<Void, Never>
         var port: Int
-        var reminder: RepeatedTask
         var broadcaster: FrameBroadcaster
     }
 
@@ -121,8 +120,7 @@ public final class WebServer: Sendable {
         switch outcome {
         case .success(let port):
             broadcaster.start()
-            let reminder = QuietStreamReminder.start(events: routes.events, on: broadcaster.loop)
-            running.withLock { $0 = Running(group: group, task: task, port: port, reminder: reminder, broadcaster: broadcaster) }
+            running.withLock { $0 = Running(group: group, task: task, port: port, broadcaster: broadcaster) }
             return port
         case .failure(let error):
             task.cancel()
@@ -135,7 +133,6 @@ public final class WebServer: Sendable {
     /// Stops serving, closes every connection and ends the event-loop thread.
     public func stop() async {
         guard let current = running.withLock({ $0.take() }) else { return }
-        current.reminder.cancel()
         current.broadcaster.stop()
         current.task.cancel()
         await current.task.value

@@ -38,13 +38,8 @@ enum ConfigParserProbe {
     private static func spawn(stdin: Int32) -> pid_t? {
         // No crash report for a probe that dies (the verdict is the report), and none of libdispatch's log lines,
         // which it sends to syslog whatever stderr is: the probe is not the service, and its journal stays quiet.
-        var environment = ["SWIFT_BACKTRACE=enable=no", "LIBDISPATCH_LOG=NO"]
-        var entry = environ
-        while let pointer = entry.pointee {
-            let variable = String(cString: pointer)
-            if !variable.hasPrefix("SWIFT_BACKTRACE=") && !variable.hasPrefix("LIBDISPATCH_LOG=") { environment.append(variable) }
-            entry += 1
-        }
+        let environment = ["SWIFT_BACKTRACE=enable=no", "LIBDISPATCH_LOG=NO"]
+            + ChildProcess.currentEnvironment(without: ["SWIFT_BACKTRACE", "LIBDISPATCH_LOG"])
         return try? ChildProcess.spawn(
             "/proc/self/exe", arguments: ["lightshow", "config", "probe"], environment: environment,
             stdin: .descriptor(stdin), stdout: .null, stderr: .null

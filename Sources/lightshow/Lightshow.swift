@@ -1,5 +1,5 @@
 import ArgumentParser
-import Logging
+import LightShowSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -33,14 +33,7 @@ struct Lightshow: AsyncParsableCommand {
         // Every write handles EPIPE (data on stdout, log lines on stderr): a reader that went away, such as `tee`
         // behind a daemon's log, must not kill the process.
         signal(SIGPIPE, SIG_IGN)
-        // Logs go to stderr: stdout carries data (analyze) and frames (watch).
-        // LIGHTSHOW_LOG=trace|debug|info|notice|warning|error raises or lowers the default (warning).
-        let level = getenv("LIGHTSHOW_LOG").flatMap { Logger.Level(rawValue: String(cString: $0)) } ?? .warning
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
+        ProcessLogging.bootstrap()
         // Every config file is parsed in a throw-away process first, so a file that crashes the TOML parser
         // can't take this one (a running daemon, on reload) down with it.
         ConfigParserProbe.install()

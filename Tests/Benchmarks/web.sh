@@ -4,8 +4,9 @@
 #   - RSS with [web] off against the daemon built before the web code (BASELINE_BIN, e.g. `make release` in a
 #     worktree of 7063e56; the row is skipped without it): goal ≤ +0.5 MB;
 #   - RSS and PSS with the page open in headless Chromium, and the browser's own CPU;
-#   - the daemon's CPU with 100 WebSocket viewers at 30 fps, all of it (the part over no viewer beside it): goal
-#     ≤ 10% of one core (the load generator's CPU is not counted);
+#   - the CPU with 100 WebSocket viewers at 30 fps, all of it (the part over no viewer beside it): goal ≤ 10% of one
+#     core (the load generator's CPU is not counted);
+# With [web] on, every CPU and memory figure is the daemon's and its web server process's (lightshow-web) together.
 #   - frame → WebSocket client latency against a control-socket subscriber: goal median ≤ +5 ms;
 #   - the frame rate of 20 viewers with and without one that stops reading: goal within ±5%.
 # Runs in a network namespace of its own (as root) so the stalled viewer meets small socket buffers; elsewhere on

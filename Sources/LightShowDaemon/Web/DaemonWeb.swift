@@ -71,7 +71,11 @@ final class DaemonWeb: Sendable {
         }
         current.withLock { $0 = (started.0, settings, started.1) }
         if !sameAddress { await running?.process.stop() }
-        logger.info("web: http://\(host.contains(":") ? "[\(host)]" : host):\(started.0.port)/ (lightshow-web, pid \(started.0.pid))")
+        logger.info("web: \(Self.url(host: host, port: started.0.port)) (lightshow-web, pid \(started.0.pid))")
+    }
+
+    static func url(host: String, port: Int) -> String {
+        "http://\(host.contains(":") ? "[\(host)]" : host):\(port)/"
     }
 
     /// Stops the server, if any.
@@ -88,9 +92,12 @@ final class DaemonWeb: Sendable {
         return (process, generation)
     }
 
-    /// A server that died by itself is started again on the same settings, after a pause that grows while it keeps
-    /// failing (1 s, doubling to 30 s), unless it was replaced or stopped meanwhile.
+    /// A server that died by itself is started again on the same settings and the port it had (port 0 picked one),
+    /// after a pause that grows while it keeps failing (1 s, doubling to 30 s), unless it was replaced or stopped
+    /// meanwhile.
     private func restart(generation: UInt64, settings: WebProcessSettings, after ending: ChildProcess.Ending) {
+        var settings = settings
+        if let port = current.withLock({ $0?.generation == generation ? $0?.process.port : nil }) { settings.port = port }
         logger.error("web: the web server (lightshow-web) stopped: \(WebServerProcess.describe(ending)); starting it again")
         Task { [self] in
             var pause = Duration.seconds(1)
@@ -104,8 +111,11 @@ final class DaemonWeb: Sendable {
                         current = (process, entry.settings, next)
                         return true
                     }
-                    if !kept { await process.stop() }
-                    logger.notice("web: serving again on port \(process.port) (pid \(process.pid))")
+                    if !kept {
+                        await process.stop()
+                        return
+                    }
+                    logger.notice("web: \(Self.url(host: settings.host, port: process.port)) again (lightshow-web, pid \(process.pid))")
                     return
                 } catch {
                     pause = min(pause * 2, .seconds(30))

@@ -45,9 +45,20 @@ final class WebServerProcess: Sendable {
         let handshake = Result { () throws(SystemCallError) in
             try FileDescriptorIO.writeAll(input, settings.line, kind: .file)
         }
-        let answer = try await DedicatedThread.run(name: "ls-web-start") { () throws(LightShowError) -> Handshake in
-            if case .failure(let error) = handshake { return .broken("writing its settings: \(error)") }
-            return readHandshake(output, deadline: MonotonicClock.now() &+ startLimitNanoseconds)
+        let answer: Handshake
+        do {
+            answer = try await DedicatedThread.run(name: "ls-web-start") { () throws(LightShowError) -> Handshake in
+                if case .failure(let error) = handshake { return .broken("writing its settings: \(error)") }
+                return readHandshake(output, deadline: MonotonicClock.now() &+ startLimitNanoseconds)
+            }
+        } catch {
+            // Cancelled (the daemon stops), or no thread to wait on: the half-started process goes.
+            close(input)
+            close(output)
+            kill(pid, SIGKILL)
+            // Reaped on a thread of its own: this task may be cancelled, and a wait must not hold the pool.
+            try? DedicatedThread.start(name: "ls-web-reap") { _ = ChildProcess.wait(pid, limit: stopLimitNanoseconds) }
+            throw error
         }
         guard case .listening(let port) = answer else {
             close(input)
@@ -59,8 +70,10 @@ final class WebServerProcess: Sendable {
         let process = WebServerProcess(pid: pid, port: port, input: input)
         do {
             try DedicatedThread.start(name: "ls-web-watch") { [process] in
-                // Nothing more comes on its output: the end of it is the end of the process.
-                _ = try? FileDescriptorIO.readToEnd(output, limit: Int.max - 1)
+                // Nothing more comes on its output: the end of it is the end of the process. Whatever comes is
+                // dropped, a chunk at a time.
+                var chunk = [UInt8](repeating: 0, count: 4096)
+                while case .bytes? = try? FileDescriptorIO.read(output, into: &chunk) {}
                 close(output)
                 let ended = ChildProcess.wait(pid, limit: stopLimitNanoseconds)
                 _ = process.ending.push(ended)
@@ -87,6 +100,10 @@ final class WebServerProcess: Sendable {
         _ = try? await ending.next()
     }
 
+    /// What systemd hands the service's main process alone: the server must not notify, ping the watchdog or take
+    /// sockets in the daemon's name.
+    static let serviceOnly: Set<String> = ["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID", "LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES"]
+
     private static func spawn(_ executable: String) throws(LightShowError) -> (pid_t, input: Int32, output: Int32) {
         do {
             let toChild = try ChildProcess.makePipe()
@@ -104,7 +121,7 @@ final class WebServerProcess: Sendable {
             }
             do {
                 let pid = try ChildProcess.spawn(
-                    executable, arguments: ["lightshow-web"],
+                    executable, arguments: ["lightshow-web"], environment: ChildProcess.currentEnvironment(without: serviceOnly),
                     stdin: .descriptor(toChild.read), stdout: .descriptor(fromChild.write), stderr: .inherit
                 )
                 return (pid, toChild.write, fromChild.read)
