@@ -7,6 +7,9 @@ DESTDIR ?=
 # pages are released, 22 MB static; 11-13 MB after: Tests/Benchmarks/memory.sh). `make run` and `make bench` use
 # the same binary.
 BIN_RELEASE := .build/release/lightshow
+# The web server's process (README, "Web page and HTTP API"): the daemon looks for it beside its own binary, which
+# is where `make release` puts it, and `make install` puts it in PREFIX/libexec/lightshow.
+WEB_RELEASE := .build/release/lightshow-web
 COMPLETIONS_DIR := .build/completions
 MAN_DIR := .build/man
 
@@ -31,6 +34,8 @@ BENCH_PACKAGES += libmosquitto-dev libmosquitto1 mosquitto mosquitto-clients
 DEB_PACKAGES := $(BUILD_PACKAGES) build-essential dpkg-dev debhelper lintian
 # `make test-deb`: a Debian root made by debootstrap, booted with systemd-nspawn (scripts/systemd-container.sh).
 DEB_TEST_PACKAGES := $(DEB_PACKAGES) debootstrap systemd-container bpftool
+# ...and curl, which asks the packaged service's web server in the container's network namespace.
+DEB_TEST_PACKAGES += curl
 # A real desktop terminal: xterm on Xvfb, read back with ImageMagick's import (screenshot tests, desktop-cost.sh).
 TEST_PACKAGES += xterm xvfb imagemagick
 BENCH_PACKAGES += xterm xvfb imagemagick
@@ -131,8 +136,8 @@ check-units:
 	$(SWIFT) build --product lightshow
 	scripts/check-units.sh .build/debug/lightshow
 
-# make install into a scratch DESTDIR: the binary runs from a copy elsewhere without the toolchain, and the
-# manual page renders.
+# make install into a scratch DESTDIR: the binary runs from a copy elsewhere without the toolchain, the installed
+# daemon starts the installed lightshow-web for --web, and the manual page renders.
 check-install:
 	scripts/check-install.sh
 
@@ -160,8 +165,9 @@ completions: release
 	done
 	@echo "completions in $(COMPLETIONS_DIR): lightshow.bash _lightshow lightshow.fish"
 
-# Installs the binary (Swift runtime linked in), its manual page, completions, the README and the config reference
-# (every key with its default), the default config (kept if already there) and the units.
+# Installs the binary (Swift runtime linked in) and lightshow-web, the web server's process the daemon starts for
+# [web]; the manual page, completions, the README and the config reference (every key with its default), the default
+# config (kept if already there) and the units.
 BINDIR := $(PREFIX)/bin
 UNITDIR := $(PREFIX)/lib/systemd/system
 USERUNITDIR := $(PREFIX)/lib/systemd/user
@@ -174,8 +180,11 @@ MANDIR := $(SHAREDIR)/man/man1
 ZSHCOMPDIR ?= $(SHAREDIR)/zsh/site-functions
 DOCDIR := $(SHAREDIR)/doc/lightshow
 BACKTRACER := $(PREFIX)/libexec/lightshow/swift-backtrace-static
+# Where the daemon looks for lightshow-web when it is not beside its own binary: ../libexec/lightshow from BINDIR.
+WEB_BINARY := $(PREFIX)/libexec/lightshow/lightshow-web
 install: completions man
 	install -D -m 0755 $(BIN_RELEASE) $(DESTDIR)$(BINDIR)/lightshow
+	install -D -m 0755 $(WEB_RELEASE) $(DESTDIR)$(WEB_BINARY)
 	install -D -m 0644 $(MAN_DIR)/lightshow.1 $(DESTDIR)$(MANDIR)/lightshow.1
 	install -D -m 0755 $(SWIFT_BACKTRACER) $(DESTDIR)$(BACKTRACER)
 	install -D -m 0644 $(COMPLETIONS_DIR)/lightshow.bash $(DESTDIR)$(SHAREDIR)/bash-completion/completions/lightshow
@@ -193,7 +202,7 @@ install: completions man
 
 # Removes what install put there, except a config file the admin may have edited.
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/lightshow $(DESTDIR)$(MANDIR)/lightshow.1 $(DESTDIR)$(BACKTRACER) \
+	rm -f $(DESTDIR)$(BINDIR)/lightshow $(DESTDIR)$(WEB_BINARY) $(DESTDIR)$(MANDIR)/lightshow.1 $(DESTDIR)$(BACKTRACER) \
 		$(DESTDIR)$(SHAREDIR)/bash-completion/completions/lightshow \
 		$(DESTDIR)$(ZSHCOMPDIR)/_lightshow \
 		$(DESTDIR)$(SHAREDIR)/fish/vendor_completions.d/lightshow.fish \
@@ -211,8 +220,9 @@ deb: deps-deb
 	scripts/build-deb.sh
 
 # The package under a real systemd (Debian 12 booted in systemd-nspawn; root): apt install starts the service and
-# `ctl status` answers root and a member of audio; an edited config survives the upgrade to a rebuild (VERSION+b1,
-# as a binNMU); apt remove stops it; apt purge leaves nothing. Not in `make test`: it needs root, and the first run
+# `ctl status` answers root and a member of audio; [web] listen and a reload start lightshow-web in the service's
+# cgroup and /api/status answers; an edited config survives the upgrade to a rebuild (VERSION+b1, as a binNMU); apt
+# remove stops it; apt purge leaves nothing. Not in `make test`: it needs root, and the first run
 # debootstraps Debian (cached in $$TMPDIR/lightshow-systemd-deb).
 test-deb: deps-deb-test
 	deb="$$(scripts/build-deb.sh)" && next="$$(DEB_VERSION="$$(head -n 1 VERSION)+b1" scripts/build-deb.sh)" \

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds the Debian package (scripts/build-deb.sh) and checks it: lintian reports no error or warning; `dpkg -c`
-# lists exactly the files a user gets (binary, backtracer, manual page, conffile, both units, README, config
-# reference, copyright, changelog, three completions) and nothing from the build tree; the conffile is marked;
-# Depends comes from the binary's libraries and libpulse (opened at run time) is only recommended; the version is
+# lists exactly the files a user gets (binary, the web server's lightshow-web, backtracer, manual page, conffile,
+# both units, README, config reference, copyright, changelog, three completions) and nothing from the build tree;
+# both binaries are stripped and lightshow-dbgsym holds their debug files by build ID; the conffile is marked;
+# Depends comes from the binaries' libraries and libpulse (opened at run time) is only recommended; the version is
 # VERSION's, and the packaged binary prints it for --version; the maintainer scripts carry debhelper's systemd
 # snippets (enable, try-restart on upgrade, purge) and the start/stop around them.
 # Usage: scripts/check-deb.sh [PACKAGE.deb]   (without one, it builds it)
@@ -38,6 +39,7 @@ fi
 # Every file the package must ship, as dpkg -c prints them (the documentation as dh_compress leaves it).
 expected=(
     ./usr/bin/lightshow
+    ./usr/libexec/lightshow/lightshow-web
     ./usr/libexec/lightshow/swift-backtrace-static
     ./usr/share/man/man1/lightshow.1.gz
     ./etc/lightshow/lightshow.toml
@@ -81,6 +83,19 @@ grep -q libpulse <<<"$depends" && { fail "libpulse in Depends: $depends"; ok=0; 
 [ "$(field Recommends)" = libpulse0 ] && pass "Recommends: libpulse0" || fail "Recommends: '$(field Recommends)'"
 
 dpkg-deb -x "$deb" "$work/root"
+# dh_strip: both binaries without symbol table or DWARF, their debug files in lightshow-dbgsym under their build IDs.
+dbgsym="$(dirname "$deb")/$(basename "$deb" | sed 's/^lightshow_/lightshow-dbgsym_/')"
+dpkg-deb -c "$dbgsym" >"$work/dbgsym" 2>&1 || fail "no $(basename "$dbgsym") beside the package"
+for elf in usr/bin/lightshow usr/libexec/lightshow/lightshow-web; do
+    sections="$(readelf -SW "$work/root/$elf" | grep -oE '\.(symtab|debug_[a-z_]+)' | sort -u | tr '\n' ' ' || true)"
+    id="$(readelf -n "$work/root/$elf" | sed -n 's/.*Build ID: *//p')"
+    debug_file="./usr/lib/debug/.build-id/${id:0:2}/${id:2}.debug"
+    if [ -z "$sections" ] && [ -n "$id" ] && grep -qF " $debug_file" "$work/dbgsym"; then
+        pass "/$elf is stripped; lightshow-dbgsym has ${debug_file#.}"
+    else
+        fail "/$elf: sections left '${sections}', build ID '$id', $(grep -qF " $debug_file" "$work/dbgsym" && echo "debug file there" || echo "no $debug_file in lightshow-dbgsym")"
+    fi
+done
 shown="$(env -i PATH=/usr/bin:/bin "$work/root/usr/bin/lightshow" --version 2>&1)"
 [ "$shown" = "$version" ] && pass "lightshow --version prints $shown" || fail "lightshow --version prints '$shown', VERSION is $version"
 grep -q '^ExecStart=/usr/bin/lightshow daemon' "$work/root/usr/lib/systemd/system/lightshow.service" \

@@ -1,9 +1,11 @@
 # The Debian package under a real systemd: sourced by scripts/systemd-container.sh when DEB= is given, and uses its
 # helpers (result, inct, prop, now_ms, secs) and settings (RUNROOT, LOGDIR, DEB, DEB_NEXT).
 # deb_prepare_root runs before the boot, on the per-run copy of the root; deb_checks runs in the booted container:
-# apt install (enabled, started, ctl answers root and a member of audio, not others), an edited conffile across an
-# upgrade (try-restarted), a stopped service staying stopped across a reinstall, apt remove (stopped, conffile
-# kept), apt purge (nothing of the package left), and policy-rc.d forbidding the start.
+# apt install (enabled, started, ctl answers root and a member of audio, not others), [web] turned on by a config
+# edit and a reload (the daemon starts /usr/libexec/lightshow/lightshow-web in the unit's cgroup, under its
+# hardening, and /api/status answers), an edited conffile across an upgrade (try-restarted, the web server back),
+# systemctl stop (the daemon stops its web server itself), a stopped service staying stopped across a reinstall,
+# apt remove (stopped, conffile kept), apt purge (nothing of the package left), and policy-rc.d forbidding the start.
 
 DEB_DIR_IN=/srv/debs
 SOCK=/run/lightshow/control.sock
@@ -40,6 +42,18 @@ snapshot() { # every path of the container's root, but those LEFTOVER_PRUNE name
     (cd "$RUNROOT" && find . -xdev | sed 's|^\.||' | grep -vE "$LEFTOVER_PRUNE" | sort)
 }
 state() { echo "$(prop lightshow ActiveState)/$(prop lightshow SubState)"; }
+WEB_URL=http://127.0.0.1:8490/api/status
+web_status() { # web_status: polls WEB_URL for up to 20 s; prints the last HTTP code (the body is in LOGDIR/web-status.json)
+    # The host's curl in the container's network namespace: the container has no curl, and its loopback is its own.
+    local code=000 deadline=$(( $(now_ms) + 20000 ))
+    while [ "$(now_ms)" -lt $deadline ]; do
+        code="$(nsenter -t "$CPID" -n curl -s -o "$LOGDIR/web-status.json" -w '%{http_code}' --max-time 3 "$WEB_URL")"
+        [ "$code" = 200 ] && break
+        sleep 0.1
+    done
+    echo "$code"
+}
+web_pid() { inct pgrep -x lightshow-web | tr '\n' ' ' | sed 's/ $//'; }
 pkg_status() { inct dpkg-query -W -f '${db:Status-Abbrev}${Version}' lightshow 2>/dev/null | tr -s ' '; }
 
 deb_checks() {
@@ -79,8 +93,30 @@ deb_checks() {
     [ $rc -ne 0 ] && result deb-ctl-other PASS "user 'nobody' (not in audio) is refused: rc=$rc $(head -1 <<<"$out")" \
         || result deb-ctl-other FAIL "nobody reached the socket"
 
+    # ------------------------------------------------------------ [web] on: lightshow-web under the hardened unit
+    local conf=/etc/lightshow/lightshow.toml code wpid cg
+    inct sed -i 's/^listen = ""/listen = "127.0.0.1:8490"/' $conf
+    grep -q '^listen = "127.0.0.1:8490"' "$RUNROOT$conf" || result deb-web FAIL "the [web] listen edit did not land in $conf"
+    t0=$(now_ms)
+    inct systemctl reload lightshow.service >"$LOGDIR/web-reload.log" 2>&1 || result deb-web FAIL "systemctl reload: $(tail -2 "$LOGDIR/web-reload.log" | tr '\n' '|')"
+    code="$(web_status)"
+    if [ "$code" = 200 ] && grep -q '"ok":true' "$LOGDIR/web-status.json"; then
+        result deb-web PASS "[web] listen = \"127.0.0.1:8490\" + systemctl reload: GET $WEB_URL in the container answers 200 $(head -c 40 "$LOGDIR/web-status.json")… after $(secs $(( $(now_ms) - t0 )))"
+    else
+        result deb-web FAIL "GET $WEB_URL: HTTP $code $(head -c 200 "$LOGDIR/web-status.json" 2>/dev/null); journal: $(inct journalctl -b --no-pager -o cat -u lightshow.service | tail -4 | tr '\n' '|')"
+    fi
+    inct systemctl status lightshow.service --no-pager -l >"$LOGDIR/status-web.txt" 2>&1
+    wpid="$(web_pid)"; cg="$(prop lightshow ControlGroup)"
+    if [ -n "$wpid" ] && [[ "$wpid" != *" "* ]] && grep -qE "(^|[^0-9])$wpid lightshow-web" "$LOGDIR/status-web.txt" \
+            && inct grep -qx "$wpid" "/sys/fs/cgroup$cg/cgroup.procs" \
+            && [ "$(inct readlink "/proc/$wpid/exe")" = /usr/libexec/lightshow/lightshow-web ] \
+            && [ "$(inct ps -o ppid= -p "$wpid" | tr -d ' ')" = "$(prop lightshow MainPID)" ]; then
+        result deb-web-cgroup PASS "systemctl status lists '$(grep -m1 -oE "[0-9]+ lightshow-web.*" "$LOGDIR/status-web.txt")' in $cg: /usr/libexec/lightshow/lightshow-web, child of MainPID $(prop lightshow MainPID), as user $(inct ps -o user= -p "$wpid")"
+    else
+        result deb-web-cgroup FAIL "lightshow-web pid '${wpid:-none}' in $cg: $(grep -A4 CGroup "$LOGDIR/status-web.txt" | tr '\n' '|')"
+    fi
+
     # ------------------------------------------------------------ an edited conffile across an upgrade
-    local conf=/etc/lightshow/lightshow.toml
     inct sed -i 's/^idle_after = "10s"/idle_after = "42s"/' $conf
     out="$(inct lightshow config check $conf 2>&1)"; rc=$?
     inct systemctl reload lightshow.service >/dev/null 2>&1 || result deb-edit FAIL "reload after editing $conf failed: $out"
@@ -103,9 +139,23 @@ deb_checks() {
     else result deb-upgrade-restart FAIL "state=$(state) MainPID $pid1 -> $pid2"; fi
     out="$(inct timeout 15 lightshow ctl status 2>&1)"
     [ $? -eq 0 ] && result deb-upgrade-ctl PASS "ctl status answers after the upgrade" || result deb-upgrade-ctl FAIL "$(head -2 <<<"$out")"
+    # The restarted daemon starts the web server from the kept [web] listen, as at boot.
+    code="$(web_status)"; local wpid2; wpid2="$(web_pid)"
+    [ "$code" = 200 ] && [ -n "$wpid2" ] && [ "$wpid2" != "$wpid" ] \
+        && result deb-upgrade-web PASS "after the restart: $WEB_URL answers 200 from a new lightshow-web (PID $wpid -> $wpid2)" \
+        || result deb-upgrade-web FAIL "HTTP $code, lightshow-web PID '$wpid' -> '$wpid2'"
 
+    # systemctl stop sends SIGTERM to the daemon alone (KillMode=mixed), which stops lightshow-web itself: none is
+    # left, and no error says it was killed.
+    local killed_before killed_after left
+    killed_before="$(inct journalctl -b --no-pager -o cat -u lightshow.service | grep -c 'lightshow-web) stopped')"
+    t0=$(now_ms); inct systemctl stop lightshow.service
+    left="$(web_pid)"
+    killed_after="$(inct journalctl -b --no-pager -o cat -u lightshow.service | grep -c 'lightshow-web) stopped')"
+    [ "$(prop lightshow Result)" = success ] && [ -z "$left" ] && [ "$killed_after" = "$killed_before" ] \
+        && result deb-stop-web PASS "systemctl stop in $(secs $(( $(now_ms) - t0 ))): Result=success, the daemon stopped lightshow-web (PID $wpid2) itself, no process left" \
+        || result deb-stop-web FAIL "Result=$(prop lightshow Result), lightshow-web left: '${left}', 'lightshow-web) stopped' errors $killed_before -> $killed_after"
     # A service the admin stopped stays stopped across a reinstall (try-restart, not restart).
-    inct systemctl stop lightshow.service
     out="$(apt_in install -y --reinstall "./$(basename "$DEB_NEXT")")"; rc=$?
     [ $rc -eq 0 ] && [ "$(state)" = inactive/dead ] && result deb-reinstall-stopped PASS "stopped, reinstalled: still inactive (dead)" \
         || result deb-reinstall-stopped FAIL "rc=$rc state=$(state)"
@@ -118,10 +168,11 @@ deb_checks() {
     t0=$(now_ms); out="$(apt_in remove -y lightshow)"; rc=$?
     echo "$out" >"$LOGDIR/apt-remove.log"
     local t_rm=$(( $(now_ms) - t0 ))
-    local procs; procs="$(inct pgrep -x lightshow | tr '\n' ' ')"
+    # Two names: pgrep matches nothing for a pattern longer than a process name's 15 characters.
+    local procs; procs="$({ inct pgrep -x lightshow; inct pgrep -x lightshow-web; } | tr '\n' ' ')"
     if [ $rc -eq 0 ] && [ "$(pkg_status)" = "rc $v2" ] && [ -z "$procs" ] && [ "$(prop lightshow ActiveState)" = inactive ] \
             && inct test -f $conf && ! inct test -e /usr/bin/lightshow; then
-        result deb-remove PASS "apt remove in $(secs $t_rm): stopped (no lightshow process, unit $(prop lightshow LoadState)), binary gone, $conf kept (dpkg: $(pkg_status))"
+        result deb-remove PASS "apt remove in $(secs $t_rm): stopped (no lightshow or lightshow-web process, unit $(prop lightshow LoadState)), binary gone, $conf kept (dpkg: $(pkg_status))"
     else
         result deb-remove FAIL "rc=$rc status='$(pkg_status)' processes='$procs' state=$(prop lightshow ActiveState) conf=$(inct test -f $conf && echo kept || echo gone)"
     fi
