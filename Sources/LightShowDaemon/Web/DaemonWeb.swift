@@ -15,6 +15,11 @@ final class DaemonWeb: Sendable {
     /// of a replaced process's death restarts nothing).
     private let current = Mutex<(process: WebServerProcess, settings: WebSettings, generation: UInt64)?>(nil)
     private let generations = Atomic<UInt64>(0)
+    /// Pauses before restarts, and when the last restart came (monotonic ns): a server that keeps dying soon after
+    /// it starts waits longer each time.
+    private let restarts = Mutex((backoff: ReopenBackoff(initial: 1, maximum: 30), last: UInt64(0)))
+    /// A server that lived this long since the last restart starts the pauses afresh.
+    static let settledNanoseconds: UInt64 = 60_000_000_000
 
     init(socketPath: String, logger: Logger) {
         self.socketPath = socketPath
@@ -93,16 +98,16 @@ final class DaemonWeb: Sendable {
     }
 
     /// A server that died by itself is started again on the same settings and the port it had (port 0 picked one),
-    /// after a pause that grows while it keeps failing (1 s, doubling to 30 s), unless it was replaced or stopped
-    /// meanwhile.
+    /// after a pause that grows while it keeps failing to start or dying within a minute (1 s, doubling to 30 s),
+    /// unless it was replaced or stopped meanwhile.
     private func restart(generation: UInt64, settings: WebProcessSettings, after ending: ChildProcess.Ending) {
         var settings = settings
         if let port = current.withLock({ $0?.generation == generation ? $0?.process.port : nil }) { settings.port = port }
         logger.error("web: the web server (lightshow-web) stopped: \(WebServerProcess.describe(ending)); starting it again")
+        var pause = nextRestartPause()
         Task { [self] in
-            var pause = Duration.seconds(1)
             while true {
-                try? await Task.sleep(for: pause)
+                try? await Task.sleep(for: .seconds(pause))
                 guard let entry = current.withLock({ $0 }), entry.generation == generation else { return }
                 do throws(LightShowError) {
                     let (process, next) = try await start(settings)
@@ -118,10 +123,19 @@ final class DaemonWeb: Sendable {
                     logger.notice("web: \(Self.url(host: settings.host, port: process.port)) again (lightshow-web, pid \(process.pid))")
                     return
                 } catch {
-                    pause = min(pause * 2, .seconds(30))
-                    logger.error("web: \(error.message); trying again in \(pause)")
+                    pause = nextRestartPause()
+                    logger.error("web: \(error.message); trying again in \(pause) s")
                 }
             }
+        }
+    }
+
+    private func nextRestartPause() -> Double {
+        let now = MonotonicClock.now()
+        return restarts.withLock { restarts in
+            if now &- restarts.last >= Self.settledNanoseconds { restarts.backoff.reset() }
+            restarts.last = now
+            return restarts.backoff.next()
         }
     }
 }
