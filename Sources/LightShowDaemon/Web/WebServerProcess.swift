@@ -17,7 +17,7 @@ final class WebServerProcess: Sendable {
     let port: Int
     /// The write end of its standard input; closed by `stop()`.
     private let input: Mutex<Int32?>
-    /// How it ended, once the watcher thread has reaped it.
+    /// How it ended, once the watcher thread has reaped it (then finished: a second `stop()` doesn't wait).
     private let ending = BoundedQueue<ChildProcess.Ending>(capacity: 1)
     private let stopping = Atomic(false)
     /// Set once it has ended, before its pid is let go: no signal is sent after that.
@@ -44,14 +44,19 @@ final class WebServerProcess: Sendable {
         executable: String, settings: WebProcessSettings, onExit: @escaping @Sendable (ChildProcess.Ending) -> Void
     ) async throws(LightShowError) -> WebServerProcess {
         let (pid, input, output) = try spawn(executable)
-        let handshake = Result { () throws(SystemCallError) in
-            try FileDescriptorIO.writeAll(input, settings.line, kind: .file)
-        }
         let answer: Handshake
         do {
+            // Both the write and the read block: on a thread of their own.
             answer = try await DedicatedThread.run(name: "ls-web-start") { () throws(LightShowError) -> Handshake in
-                if case .failure(let error) = handshake { return .broken("writing its settings: \(error)") }
-                return readHandshake(output, deadline: MonotonicClock.now() &+ startLimitNanoseconds)
+                let deadline = MonotonicClock.now() &+ startLimitNanoseconds
+                do {
+                    guard try FileDescriptorIO.writeAll(input, settings.line, kind: .file, deadline: deadline) == .complete else {
+                        return .broken("it did not take its settings")
+                    }
+                } catch {
+                    return .broken("writing its settings: \(error)")
+                }
+                return readHandshake(output, deadline: deadline)
             }
         } catch {
             // Cancelled (the daemon stops), or no thread to wait on: the half-started process goes.
@@ -79,6 +84,8 @@ final class WebServerProcess: Sendable {
                 close(output)
                 let ending = ChildProcess.wait(pid, limit: stopLimitNanoseconds) { process.ended.withLock { $0 = true } }
                 _ = process.ending.push(ending)
+                // Every later `stop()` finds the queue finished and returns at once.
+                process.ending.finish()
                 if !process.stopping.load(ordering: .relaxed) { onExit(ending) }
             }
         } catch {
