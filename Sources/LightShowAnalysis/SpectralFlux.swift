@@ -113,8 +113,14 @@ final class SpectralFlux {
         // This hop's neighbour maximum replaces the oldest row.
         Self.neighbourMaximum(level: levels, bins: bins, span: span, into: past + pastRow * bins)
         for band in 0..<Band.allCases.count where bandLower[band] < bandUpper[band] {
-            var total: Float = 0
+            // Eight partial sums: one running sum waits on each add in turn.
+            var lanes = SIMD8<Float>()
             var bin = bandLower[band]
+            while bin + 8 <= bandUpper[band] {
+                lanes += Self.load(rises + bin)
+                bin += 8
+            }
+            var total = lanes.sum()
             while bin < bandUpper[band] {
                 total += rises[bin]
                 bin += 1
