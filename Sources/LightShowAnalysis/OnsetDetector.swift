@@ -46,6 +46,13 @@ import Darwin
 /// cost is the first hop after each wake-up, which finds everything cold: 13 µs against 1.7 µs for the hops after
 /// it (60 wake-ups a second at 60 fps), whatever the transforms' sizes. The 256-point long transform's first
 /// call costs as much as the 512-point one's, and 128-sample hops cost no more than 256-sample ones.
+///
+/// So the half-rate long window and the short one share one transform, the short window zero-padded to the long
+/// one's length, whose every second bin is its own (`PackedRealFFT.power(spacing:)`): one plan, one pair of buffers
+/// and one table to find cold instead of two, and the same onsets. With the detector's code and memory evicted from
+/// every cache before each 60 fps frame, as live, the accents' cost per frame fell from 17.4 to 15.7 µs; live, side
+/// by side on one paced fifo, they added 12.8% to the analysis's CPU, against 14.2% with two transforms and the
+/// halving filter and band sums one value at a time.
 public final class OnsetDetector {
     /// The onset function's threshold above its recent mean, dB (see above).
     static let thresholdDB: Float = 2
@@ -120,9 +127,11 @@ public final class OnsetDetector {
         size = length
         hop = length / 8
         shortSize = length / 4
-        longHalfRate = SpectralFlux(size: length / 2, pastHops: Self.longPastHops)
-        longFullRate = SpectralFlux(size: length, pastHops: Self.longPastHops)
-        short = SpectralFlux(size: shortSize, pastHops: Self.shortPastHops)
+        // The half-rate long window and the short one (zero-padded) share one transform.
+        let shared = PackedRealFFT(size: length / 2)
+        longHalfRate = SpectralFlux(size: length / 2, pastHops: Self.longPastHops, fft: shared)
+        longFullRate = SpectralFlux(size: length, pastHops: Self.longPastHops, fft: PackedRealFFT(size: length))
+        short = SpectralFlux(size: shortSize, pastHops: Self.shortPastHops, fft: shared)
         history = SampleHistory(capacity: length)
         halfRate = SampleHistory(capacity: length / 2)
         halving = HalvingFilter(longestPiece: length / 8)

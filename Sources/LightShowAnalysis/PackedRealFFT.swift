@@ -59,35 +59,59 @@ final class PackedRealFFT {
         fftwf_execute(plan)
     }
 
-    /// |X_k|² of the real transform for each bin k in `bins` (within 0..<binCount), written to `power[k]`.
-    func power(bins: Range<Int>, into power: UnsafeMutablePointer<Float>) {
+    /// |X_k|² of the real transform for each bin k in `bins` (within 0..<binCount), written to `power[k]`, with
+    /// `spacing` 1. With `spacing` 2, the power of a window of `size / 2` samples zero-padded to `size`: its bin k is this transform's bin 2k,
+    /// so for each k in `bins` (within 0...size/4) `power[k]` is |X_{2k}|².
+    /// Two windows, one this size and one half of it, share one plan, one pair of buffers and one table this way:
+    /// live, each wake-up finds each plan's structures, codelets and buffers cold.
+    func power(bins: Range<Int>, spacing: Int, into power: UnsafeMutablePointer<Float>) {
         let half = size / 2
+        let last = half / spacing
         let packed = UnsafeRawPointer(output).assumingMemoryBound(to: Float.self)
         // Bins 0 and N/2 are the sum and the difference of Z_0's parts; the others pair Z_k with Z_{M−k}.
         if bins.contains(0) { power[0] = (packed[0] + packed[1]) * (packed[0] + packed[1]) }
-        if bins.contains(half) { power[half] = (packed[0] - packed[1]) * (packed[0] - packed[1]) }
-        let inner = bins.clamped(to: 1..<half)
+        if bins.contains(last) { power[last] = (packed[0] - packed[1]) * (packed[0] - packed[1]) }
+        let inner = bins.clamped(to: 1..<last)
         guard !inner.isEmpty else { return }
         let raw = UnsafeRawPointer(packed)
         var k = inner.lowerBound
-        // Eight bins at a time: Z_k.. read forwards, Z_{M−k}.. backwards.
-        while k + 8 <= inner.upperBound {
-            let ahead = raw.loadUnaligned(fromByteOffset: 8 * k, as: SIMD16<Float>.self)
-            let back = raw.loadUnaligned(fromByteOffset: 8 * (half - k - 7), as: SIMD16<Float>.self)
-            let (cr, ci) = (Self.reversed(back.evenHalf), -Self.reversed(back.oddHalf))
-            let c = UnsafeRawPointer(cosines + k).loadUnaligned(as: SIMD8<Float>.self)
-            let s = UnsafeRawPointer(sines + k).loadUnaligned(as: SIMD8<Float>.self)
-            let power8 = Self.power(zr: ahead.evenHalf, zi: ahead.oddHalf, cr: cr, ci: ci, c: c, s: s)
-            UnsafeMutableRawPointer(power + k).storeBytes(of: power8, as: SIMD8<Float>.self)
-            k += 8
+        // Eight bins at a time: Z_j.. read forwards, Z_{M−j}.. backwards (j = spacing·k); with spacing 2, every
+        // second complex value of 16, the lanes 0, 4, 8… (real parts) and 1, 5, 9… (imaginary) of 32 floats.
+        if spacing == 1 {
+            while k + 8 <= inner.upperBound {
+                let ahead = raw.loadUnaligned(fromByteOffset: 8 * k, as: SIMD16<Float>.self)
+                let back = raw.loadUnaligned(fromByteOffset: 8 * (half - k - 7), as: SIMD16<Float>.self)
+                let c = UnsafeRawPointer(cosines + k).loadUnaligned(as: SIMD8<Float>.self)
+                let s = UnsafeRawPointer(sines + k).loadUnaligned(as: SIMD8<Float>.self)
+                let power8 = Self.power(
+                    zr: ahead.evenHalf, zi: ahead.oddHalf, cr: Self.reversed(back.evenHalf),
+                    ci: -Self.reversed(back.oddHalf), c: c, s: s
+                )
+                UnsafeMutableRawPointer(power + k).storeBytes(of: power8, as: SIMD8<Float>.self)
+                k += 8
+            }
+        } else if spacing == 2 {
+            while k + 8 <= inner.upperBound {
+                let ahead = raw.loadUnaligned(fromByteOffset: 16 * k, as: SIMD32<Float>.self)
+                let back = raw.loadUnaligned(fromByteOffset: 4 * (2 * half - 4 * k - 28), as: SIMD32<Float>.self)
+                let c = UnsafeRawPointer(cosines + 2 * k).loadUnaligned(as: SIMD16<Float>.self).evenHalf
+                let s = UnsafeRawPointer(sines + 2 * k).loadUnaligned(as: SIMD16<Float>.self).evenHalf
+                let power8 = Self.power(
+                    zr: ahead.evenHalf.evenHalf, zi: ahead.oddHalf.evenHalf, cr: Self.reversed(back.evenHalf.evenHalf),
+                    ci: -Self.reversed(back.oddHalf.evenHalf), c: c, s: s
+                )
+                UnsafeMutableRawPointer(power + k).storeBytes(of: power8, as: SIMD8<Float>.self)
+                k += 8
+            }
         }
         while k < inner.upperBound {
-            let (a, b) = (2 * k, 2 * (half - k))
+            let j = spacing * k
+            let (a, b) = (2 * j, 2 * (half - j))
             // The few bins left over, one lane each.
             let one = { (value: Float) in SIMD8<Float>(repeating: value) }
             power[k] = Self.power(
                 zr: one(packed[a]), zi: one(packed[a + 1]), cr: one(packed[b]), ci: one(-packed[b + 1]),
-                c: one(cosines[k]), s: one(sines[k])
+                c: one(cosines[j]), s: one(sines[j])
             )[0]
             k += 1
         }

@@ -12,9 +12,13 @@ final class SpectralFlux {
     /// The lowest floor a band may have, and where bins start.
     static let lowestFloorPower: Float = 1e-9
 
+    /// The window's length, and its bins' spacing in the transform it shares (1, or 2 when zero-padded to twice).
     let size: Int
+    private let spacing: Int
     let pastHops: Int
     private let fft: PackedRealFFT
+    /// Bins of the window's own spectrum, `size/2 + 1`.
+    private let binCount: Int
     /// The Hann window's coefficients.
     private let window: UnsafeMutablePointer<Float>
     private let powerScale: Float
@@ -38,15 +42,20 @@ final class SpectralFlux {
     private let past: UnsafeMutablePointer<Float>
     private var pastRow = 0
 
-    init(size: Int, pastHops: Int) {
+    /// A window of `size` samples measured with `fft`, which is `size` or twice that long (zero-padded) and may be
+    /// shared with another `SpectralFlux`: each measure fills its input anew.
+    init(size: Int, pastHops: Int, fft: PackedRealFFT) {
+        precondition(fft.size == size || fft.size == 2 * size, "a window is transformed at its length or twice it")
         self.size = size
+        spacing = fft.size / size
+        binCount = size / 2 + 1
         self.pastHops = max(1, pastHops)
-        fft = PackedRealFFT(size: size)
+        self.fft = fft
         let hann = HannWindow(size: size)
         // As `BandEnergyMeter`: a sine of peak A gives A²/2 in its bin.
         powerScale = Float(2 / (Double(size) * hann.sumOfSquares))
         let floorDB = FastDecibels.of(Self.lowestFloorPower)
-        let bins = fft.binCount
+        let bins = binCount
         let storage = UnsafeMutablePointer<Float>.allocate(capacity: (4 + self.pastHops) * bins + size)
         (floors, powers, levels, rises, past) = (storage, storage + bins, storage + 2 * bins, storage + 3 * bins, storage + 4 * bins)
         let window = past + self.pastHops * bins
@@ -71,11 +80,11 @@ final class SpectralFlux {
     /// for the others. `sampleRate` is that of the samples it is given.
     func setBands(_ bands: [(range: FrequencyRange, floorPower: Float)?], sampleRate: Double) {
         let binWidth = sampleRate / Double(size)
-        let last = fft.binCount - 1
+        let last = binCount - 1
         let bandBins = bands.map { band in
             band.map { band in
                 let lower = min(last, max(1, Int((band.range.lower / binWidth).rounded(.up))))
-                let upper = min(fft.binCount, max(lower + 1, Int((band.range.upper / binWidth).rounded(.up))))
+                let upper = min(binCount, max(lower + 1, Int((band.range.upper / binWidth).rounded(.up))))
                 return lower..<upper
             }
         }
@@ -87,7 +96,7 @@ final class SpectralFlux {
             binSpan = 0..<0
             return
         }
-        binSpan = max(0, lowest - 1)..<min(fft.binCount, highest + 1)
+        binSpan = max(0, lowest - 1)..<min(binCount, highest + 1)
         // Each band's bins get its floor, the span's edge bins their neighbour's; no past level lies below a floor.
         for (range, band) in zip(bandBins, bands) {
             guard let range, let band else { continue }
@@ -95,7 +104,7 @@ final class SpectralFlux {
         }
         floors[binSpan.lowerBound] = floors[min(binSpan.lowerBound + 1, binSpan.upperBound - 1)]
         floors[binSpan.upperBound - 1] = floors[max(binSpan.upperBound - 2, binSpan.lowerBound)]
-        let bins = fft.binCount
+        let bins = binCount
         for bin in binSpan {
             let floorDB = FastDecibels.of(floors[bin])
             for row in 0..<pastHops { past[row * bins + bin] = max(past[row * bins + bin], floorDB) }
@@ -107,7 +116,7 @@ final class SpectralFlux {
     func measure(samplesEndingAt end: UnsafePointer<Float>, into values: UnsafeMutablePointer<Float>) {
         guard !binSpan.isEmpty else { return }
         transform(end - size)
-        let bins = fft.binCount
+        let bins = binCount
         let span = binSpan
         Self.rises(level: levels, history: past, rows: pastHops, bins: bins, span: span, into: rises)
         // This hop's neighbour maximum replaces the oldest row.
@@ -134,9 +143,10 @@ final class SpectralFlux {
     private func transform(_ samples: UnsafePointer<Float>) {
         let input = fft.input
         for n in 0..<size { input[n] = samples[n] * window[n] }
+        if spacing > 1 { (input + size).update(repeating: 0, count: fft.size - size) }
         fft.execute()
         let (scale, span) = (SIMD8<Float>(repeating: powerScale), binSpan)
-        fft.power(bins: span, into: powers)
+        fft.power(bins: span, spacing: spacing, into: powers)
         var bin = span.lowerBound
         while bin + 8 <= span.upperBound {
             Self.store(FastDecibels.of(Self.load(powers + bin) * scale + Self.load(floors + bin)), levels + bin)

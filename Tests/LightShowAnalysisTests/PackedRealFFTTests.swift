@@ -27,12 +27,33 @@ import Glibc
         }
         real.execute()
         packed.execute()
-        var power = [Float](repeating: -1, count: packed.binCount)
-        power.withUnsafeMutableBufferPointer { packed.power(bins: 0..<packed.binCount, into: $0.baseAddress!) }
+        expectPower(of: packed, spacing: 1, matches: real)
+    }
+
+    /// Every bin of `packed.power(spacing:)` against FFTW's real transform `real`, within 1e-5 of its largest.
+    func expectPower(of packed: PackedRealFFT, spacing: Int, matches real: RealFFT) {
+        var power = [Float](repeating: -1, count: real.binCount)
+        power.withUnsafeMutableBufferPointer { packed.power(bins: 0..<real.binCount, spacing: spacing, into: $0.baseAddress!) }
         let largest = (0..<real.binCount).map(real.power).max()!
         for bin in 0..<real.binCount {
             #expect(abs(power[bin] - real.power(bin)) <= 1e-5 * largest, "bin \(bin): \(power[bin]) vs \(real.power(bin))")
         }
+    }
+
+    /// A window zero-padded to twice its length: every second bin is the window's own transform's.
+    @Test(arguments: [32, 128, 512])
+    func aZeroPaddedWindowMatchesItsOwnTransform(size: Int) {
+        let samples = signal(size)
+        let own = RealFFT(size: size)
+        let padded = PackedRealFFT(size: 2 * size)
+        for n in 0..<size {
+            own.input[n] = samples[n]
+            padded.input[n] = samples[n]
+            padded.input[size + n] = 0
+        }
+        own.execute()
+        padded.execute()
+        expectPower(of: padded, spacing: 2, matches: own)
     }
 
     @Test func onlyTheBinsAskedAreWritten() {
@@ -40,7 +61,7 @@ import Glibc
         for (n, value) in signal(64).enumerated() { packed.input[n] = value }
         packed.execute()
         var power = [Float](repeating: -1, count: packed.binCount)
-        power.withUnsafeMutableBufferPointer { packed.power(bins: 5..<9, into: $0.baseAddress!) }
+        power.withUnsafeMutableBufferPointer { packed.power(bins: 5..<9, spacing: 1, into: $0.baseAddress!) }
         for bin in 0..<packed.binCount {
             #expect((power[bin] == -1) == !(5..<9).contains(bin), "bin \(bin): \(power[bin])")
         }
