@@ -60,10 +60,10 @@ final class PackedRealFFT {
     }
 
     /// |X_k|² of the real transform for each bin k in `bins` (within 0..<binCount), written to `power[k]`, with
-    /// `spacing` 1. With `spacing` 2, the power of a window of `size / 2` samples zero-padded to `size`: its bin k is this transform's bin 2k,
-    /// so for each k in `bins` (within 0...size/4) `power[k]` is |X_{2k}|².
-    /// Two windows, one this size and one half of it, share one plan, one pair of buffers and one table this way:
-    /// live, each wake-up finds each plan's structures, codelets and buffers cold.
+    /// `spacing` 1. With `spacing` 2, for a window of `size / 2` samples zero-padded to `size`: the window's own bin k
+    /// is this transform's bin 2k, so `power[k]` is |X_{2k}|² for each k in `bins` (within 0...size/4). Two windows,
+    /// one this size and one half of it, share one plan, one pair of buffers and one table this way: live, each
+    /// wake-up finds each plan's structures, codelets and buffers cold.
     func power(bins: Range<Int>, spacing: Int, into power: UnsafeMutablePointer<Float>) {
         let half = size / 2
         let last = half / spacing

@@ -71,10 +71,12 @@ import Glibc
         let log = open(logPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         try #require(log >= 0)
         // A process group of its own, so it can be signalled as a terminal's Ctrl-C or `kill -- -PGID` would.
-        let environment = ChildProcess.currentEnvironment(without: ["NOTIFY_SOCKET", "WATCHDOG_USEC"]) + ["RUNTIME_DIRECTORY=\(directory.path)"]
+        let environment = ChildProcess.currentEnvironment(without: ["NOTIFY_SOCKET", "WATCHDOG_USEC"])
+            + ["RUNTIME_DIRECTORY=\(directory.path)"]
         let daemon = try ChildProcess.spawn(
             LightshowProcess.executableURL.path,
-            arguments: ["lightshow", "daemon", "--input", "demo", "--config", config, "--fps", "20"], environment: environment,
+            arguments: ["lightshow", "daemon", "--input", "demo", "--config", config, "--fps", "20"],
+            environment: environment,
             stdout: .descriptor(log), stderr: .descriptor(log), ownProcessGroup: true
         )
         close(log)

@@ -33,7 +33,9 @@ import Glibc
     /// Every bin of `packed.power(spacing:)` against FFTW's real transform `real`, within 1e-5 of its largest.
     func expectPower(of packed: PackedRealFFT, spacing: Int, matches real: RealFFT) {
         var power = [Float](repeating: -1, count: real.binCount)
-        power.withUnsafeMutableBufferPointer { packed.power(bins: 0..<real.binCount, spacing: spacing, into: $0.baseAddress!) }
+        power.withUnsafeMutableBufferPointer {
+            packed.power(bins: 0..<real.binCount, spacing: spacing, into: $0.baseAddress!)
+        }
         let largest = (0..<real.binCount).map(real.power).max()!
         for bin in 0..<real.binCount {
             #expect(abs(power[bin] - real.power(bin)) <= 1e-5 * largest, "bin \(bin): \(power[bin]) vs \(real.power(bin))")

@@ -50,7 +50,8 @@ final class WebServerProcess: Sendable {
             answer = try await DedicatedThread.run(name: "ls-web-start") { () throws(LightShowError) -> Handshake in
                 let deadline = MonotonicClock.now() &+ startLimitNanoseconds
                 do {
-                    guard try FileDescriptorIO.writeAll(input, settings.line, kind: .file, deadline: deadline) == .complete else {
+                    let written = try FileDescriptorIO.writeAll(input, settings.line, kind: .file, deadline: deadline)
+                    guard written == .complete else {
                         return .broken("it did not take its settings")
                     }
                 } catch {
@@ -82,7 +83,9 @@ final class WebServerProcess: Sendable {
                 var chunk = [UInt8](repeating: 0, count: 4096)
                 while case .bytes? = try? FileDescriptorIO.read(output, into: &chunk) {}
                 close(output)
-                let ending = ChildProcess.wait(pid, limit: stopLimitNanoseconds) { process.ended.withLock { $0 = true } }
+                let ending = ChildProcess.wait(pid, limit: stopLimitNanoseconds) {
+                    process.ended.withLock { $0 = true }
+                }
                 _ = process.ending.push(ending)
                 // Every later `stop()` finds the queue finished and returns at once.
                 process.ending.finish()
