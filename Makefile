@@ -102,9 +102,7 @@ test: deps-test deps-deb
 	scripts/check-units.sh .build/debug/lightshow
 	scripts/check-install.sh
 	scripts/check-deb.sh
-	# One test at a time: many tests drive real processes (PulseAudio, MPD, tmux, the daemon) against deadlines,
-	# and on a 2-core machine running them all at once starves those processes.
-	$(SWIFT) test --skip-build --no-parallel
+	SWIFT=$(SWIFT) scripts/run-tests.sh
 
 # Quick feedback: the tests that start no outside process (scripts/unit-test-skips.sh says which do), in two
 # processes side by side (scripts/test-unit.sh); under a minute once built.

@@ -92,7 +92,9 @@ import Glibc
         let messages = await Self.collect(notify) { $0.contains("READY=1") }
         let ready = try #require(messages.firstIndex(of: "READY=1"), "\(messages)\n\(daemon.log)")
         #expect(!messages[..<ready].contains { $0.hasPrefix("RELOADING=1") }, "\(messages)")
-        // The reload itself went through, before the start was over.
+        // The reload itself went through, before the start was over. The daemon logs "ready" just after it sends
+        // READY=1, so the line may still be on its way.
+        #expect(await OffPool.until(timeout: 10) { daemon.log.contains("] ready") }, "\(daemon.log)")
         let log = daemon.log
         let reloaded = try #require(log.range(of: "reloaded (SIGHUP)"), "\(log)")
         let started = try #require(log.range(of: "] ready"), "\(log)")
