@@ -1,12 +1,14 @@
 import LightShowCore
 
-/// Spectrum → band energies: keeps the newest audio (and a decimated copy for the long window), Hann-windows it at
-/// each length of a `WindowPlan`, runs the FFTs, and sums each band's bins (edge bins weighted) into a mean square,
-/// so a sine of peak A gives A²/2 whatever the window. Owns its transforms; one owner thread.
+/// Spectrum → band energies: keeps a decimated copy of the audio for the long window, Hann-windows the newest audio
+/// at each length of a `WindowPlan`, runs the FFTs, and sums each band's bins (edge bins weighted) into a mean
+/// square, so a sine of peak A gives A²/2 whatever the window. The full-rate audio is the caller's
+/// (`LevelAnalyzer` keeps one copy for this and the onset detector). Owns its transforms; one owner thread.
 final class BandEnergyMeter {
     let plan: WindowPlan
     let sampleRate: Int
-    private var fullRate: SampleHistory
+    /// How many of the newest full-rate samples `measure` reads.
+    let fullRateSpan: Int
     private var decimated: SampleHistory
     private var decimator = Decimator()
     private var decimatedChunk: [Float] = []
@@ -25,7 +27,7 @@ final class BandEnergyMeter {
         transforms = plan.transformSizes.map(RealFFT.init(size:))
         windows = plan.transformSizes.map(HannWindow.init(size:))
         let sizes = zip(plan.transformSizes, plan.decimations)
-        fullRate = SampleHistory(capacity: sizes.filter { $0.1 == 1 }.map(\.0).max() ?? 1)
+        fullRateSpan = sizes.filter { $0.1 == 1 }.map(\.0).max() ?? 1
         decimated = SampleHistory(capacity: sizes.filter { $0.1 != 1 }.map(\.0).max() ?? 1)
         // One-sided |X|² counts each positive frequency once; ×2 (folded into the bin weights) restores the
         // negative half, and N·Σw² undoes the window and transform gains (Parseval).
@@ -33,9 +35,8 @@ final class BandEnergyMeter {
         setBands(bands)
     }
 
-    /// Takes the next mono samples.
+    /// Takes the next mono samples into the decimated copy.
     func append(_ samples: UnsafeBufferPointer<Float>) {
-        fullRate.append(samples)
         guard plan.longDecimation != 1 else { return }
         decimator.process(samples, into: &decimatedChunk)
         decimatedChunk.withUnsafeBufferPointer { decimated.append($0) }
@@ -58,8 +59,8 @@ final class BandEnergyMeter {
         transformInUse = transforms.indices.map { index in bandBins.contains { !$0[index].isEmpty } }
     }
 
-    /// Mean square of each band over the newest samples.
-    func measure(into energies: inout [Double]) {
+    /// Mean square of each band over the newest samples, `fullRate` holding at least `fullRateSpan` of them.
+    func measure(fullRate: SampleHistory, into energies: inout [Double]) {
         for (index, fft) in transforms.enumerated() where transformInUse[index] {
             let history = plan.decimations[index] == 1 ? fullRate : decimated
             windows[index].coefficients.withUnsafeBufferPointer { window in

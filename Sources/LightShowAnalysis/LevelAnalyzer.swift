@@ -10,7 +10,7 @@ import Darwin
 ///
 /// Downmixes each block, keeps the newest samples, and at every hop boundary of a `HopSchedule`
 /// measures the band energies (`BandEnergyMeter`) and runs them through the `LevelProcessor`. With accents on,
-/// the `OnsetDetector` hears the same samples on its own finer hop, and the `AccentProcessor` lifts each light on
+/// the `OnsetDetector` reads the same samples on its own finer hop, and the `AccentProcessor` lifts each light on
 /// its band's onsets. FFTW plans are made once, here in `init`. One owner thread; not Sendable.
 public final class LevelAnalyzer {
     public let sampleRate: Int
@@ -18,6 +18,9 @@ public final class LevelAnalyzer {
     public let windowPlan: WindowPlan
     private let schedule: HopSchedule
     private let meter: BandEnergyMeter
+    /// The newest mono samples, which the meter and the detector both read: written once, one copy to find in
+    /// memory on each wake-up.
+    private var history: SampleHistory
     private var processor: LevelProcessor
     private var settings: AnalysisSettings
     private var pendingBands: BandsSettings?
@@ -62,6 +65,9 @@ public final class LevelAnalyzer {
         self.windowPlan = windowPlan
         schedule = HopSchedule(sampleRate: self.sampleRate, framesPerSecond: self.framesPerSecond)
         meter = BandEnergyMeter(plan: windowPlan, sampleRate: self.sampleRate, bands: bands)
+        history = SampleHistory(
+            capacity: max(meter.fullRateSpan, OnsetDetector.windowLength(sampleRate: self.sampleRate))
+        )
         processor = LevelProcessor(settings: settings)
         self.settings = settings
         self.bands = bands
@@ -126,7 +132,7 @@ public final class LevelAnalyzer {
                 let take = Int(min(Int64(samples.count - offset), boundary - consumed))
                 let chunk = UnsafeBufferPointer(rebasing: samples[offset..<(offset + take)])
                 meter.append(chunk)
-                detector?.append(chunk, firstSample: (origin ?? 0) + consumed, into: &pendingOnsets)
+                appendToHistory(chunk)
                 hopSquares += Double(Self.sumOfSquares(chunk))
                 hopCount += take
                 offset += take
@@ -137,6 +143,19 @@ public final class LevelAnalyzer {
             }
         }
         return frames
+    }
+
+    /// Appends to the history in pieces that end on the detector's hops, each read by the detector as it lands.
+    private func appendToHistory(_ chunk: UnsafeBufferPointer<Float>) {
+        guard let detector else { return history.append(chunk) }
+        var start = 0
+        while start < chunk.count {
+            let count = min(chunk.count - start, detector.samplesUntilHop)
+            history.append(UnsafeBufferPointer(rebasing: chunk[start..<(start + count)]))
+            let first = (origin ?? 0) + consumed + Int64(start)
+            detector.take(count, of: history, firstSample: first, into: &pendingOnsets)
+            start += count
+        }
     }
 
     /// Whether `frames` more input frames reach the next hop boundary.
@@ -175,7 +194,7 @@ public final class LevelAnalyzer {
         hopCount = 0
         nextHop += 1
 
-        meter.measure(into: &energies)
+        meter.measure(fullRate: history, into: &energies)
         let rmsDBFS = Decibels.fromAmplitude(rms)
         let result = processor.process(meanSquares: energies, rmsDBFS: rmsDBFS, dt: dt)
         let time = Double((origin ?? 0) + boundary) / Double(sampleRate)
@@ -185,11 +204,12 @@ public final class LevelAnalyzer {
         var onsets: [Onset] = []
         if detector != nil {
             // Onsets while the gate is closed light nothing and aren't reported.
-            if result.hasSound { onsets = pendingOnsets }
+            if result.hasSound, !pendingOnsets.isEmpty { onsets = pendingOnsets }
             (envelope, accent, levels) = accents.process(
                 envelope: result.levels, onsets: onsets, time: time, gateOpen: result.hasSound
             )
-            pendingOnsets.removeAll(keepingCapacity: true)
+            // Only when there were some: emptying an array whose buffer the frame shares allocates a new one.
+            if !pendingOnsets.isEmpty { pendingOnsets.removeAll(keepingCapacity: true) }
         }
         // The block's capture time is its newest sample's; a hop ending earlier in the block was captured earlier.
         let capture = block.captureTimeNanoseconds.map { newest -> UInt64 in

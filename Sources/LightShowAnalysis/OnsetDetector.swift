@@ -59,6 +59,8 @@ public final class OnsetDetector {
     /// Hops back whose spectra a bin must rise above, in the long and the short window.
     static let longPastHops = 4
     static let shortPastHops = 2
+    /// Hops per long window: 128 samples at 44.1 and 48 kHz, 2.7–2.9 ms.
+    static let hopsPerWindow = 8
     /// A band whose lower edge is at or above this is measured in the short window: 1 kHz spans five of its
     /// 172–188 Hz bins.
     static let shortWindowLowestHz = 1000.0
@@ -90,7 +92,6 @@ public final class OnsetDetector {
     private let longFullRate: SpectralFlux
     private var decimatesLong = false
     private let short: SpectralFlux
-    private var history: SampleHistory
     private var halfRate: SampleHistory
     private let halving: HalvingFilter
     private var silenceThresholdDBFS: Double
@@ -103,7 +104,7 @@ public final class OnsetDetector {
     private let sensitivities: UnsafeMutablePointer<Float>
     private let values: UnsafeMutablePointer<Float>
     private let previousValues: UnsafeMutablePointer<Float>
-    /// Σ x² of each hop in the long window (a ring of 8), for the silence gate.
+    /// Σ x² of each hop in the long window (a ring of `hopsPerWindow`), for the silence gate.
     private let hopSquares: UnsafeMutablePointer<Float>
     private var hopSquaresIndex = 0
     /// Per band: the onset function's recent values (a ring of `meanLength`), their sum, and the last onset's time.
@@ -122,32 +123,30 @@ public final class OnsetDetector {
 
     public init(sampleRate: Int, bands: BandsSettings, accents: AccentSettings, silenceThresholdDBFS: Double) {
         self.sampleRate = max(1, sampleRate)
-        var length = 64
-        while Double(length) < Double(self.sampleRate) * 0.020 { length *= 2 }
+        let length = Self.windowLength(sampleRate: self.sampleRate)
         size = length
-        hop = length / 8
+        hop = length / Self.hopsPerWindow
         shortSize = length / 4
         // The half-rate long window and the short one (zero-padded) share one transform.
         let shared = PackedRealFFT(size: length / 2)
         longHalfRate = SpectralFlux(size: length / 2, pastHops: Self.longPastHops, fft: shared)
         longFullRate = SpectralFlux(size: length, pastHops: Self.longPastHops, fft: PackedRealFFT(size: length))
         short = SpectralFlux(size: shortSize, pastHops: Self.shortPastHops, fft: shared)
-        history = SampleHistory(capacity: length)
         halfRate = SampleHistory(capacity: length / 2)
-        halving = HalvingFilter(longestPiece: length / 8)
+        halving = HalvingFilter(longestPiece: length / Self.hopsPerWindow)
         self.silenceThresholdDBFS = silenceThresholdDBFS
         let bandCount = Band.allCases.count
-        meanLength = max(1, Int(Self.meanSeconds * Double(self.sampleRate) / Double(length / 8)))
-        floats = .allocate(capacity: 3 * bandCount + 8 + meanLength * bandCount)
-        floats.initialize(repeating: 0, count: 3 * bandCount + 8 + meanLength * bandCount)
+        meanLength = max(1, Int(Self.meanSeconds * Double(self.sampleRate) / Double(length / Self.hopsPerWindow)))
+        floats = .allocate(capacity: 3 * bandCount + Self.hopsPerWindow + meanLength * bandCount)
+        floats.initialize(repeating: 0, count: 3 * bandCount + Self.hopsPerWindow + meanLength * bandCount)
         (sensitivities, values, previousValues) = (floats, floats + bandCount, floats + 2 * bandCount)
         hopSquares = floats + 3 * bandCount
-        recent = hopSquares + 8
+        recent = hopSquares + Self.hopsPerWindow
         doubles = .allocate(capacity: 2 * bandCount)
         (recentSums, lastOnsets) = (doubles, doubles + bandCount)
         recentSums.initialize(repeating: 0, count: bandCount)
         lastOnsets.initialize(repeating: -Double.infinity, count: bandCount)
-        untilHop = length / 8
+        untilHop = length / Self.hopsPerWindow
         setBands(bands)
         setAccents(accents, silenceThresholdDBFS: silenceThresholdDBFS)
     }
@@ -180,24 +179,32 @@ public final class OnsetDetector {
         self.silenceThresholdDBFS = silenceThresholdDBFS
     }
 
-    /// Takes the next mono samples, the first of which is sample `firstSample` of the timeline, and appends the
-    /// onsets decided on the hops they complete to `onsets`.
-    public func append(_ samples: UnsafeBufferPointer<Float>, firstSample: Int64, into onsets: inout [Onset]) {
-        var offset = 0
-        while offset < samples.count {
-            let take = min(samples.count - offset, untilHop)
-            history.append(UnsafeBufferPointer(rebasing: samples[offset..<(offset + take)]))
-            halving.follow(history, appended: take, into: &halfRate)
-            offset += take
-            untilHop -= take
-            if untilHop == 0 {
-                untilHop = hop
-                decide(time: Double(firstSample + Int64(offset)) / Double(sampleRate), into: &onsets)
-            }
+    /// The long window's length at `sampleRate`: the power of two of at least 20 ms. The full-rate history given to
+    /// `take` holds at least this many samples.
+    static func windowLength(sampleRate: Int) -> Int {
+        var length = 64
+        while Double(length) < Double(sampleRate) * 0.020 { length *= 2 }
+        return length
+    }
+
+    /// Samples still to take before the next hop: the caller cuts its pieces there.
+    var samplesUntilHop: Int { untilHop }
+
+    /// The newest `count` samples of `history` (`count` at most `samplesUntilHop`) are new, the first of them
+    /// sample `firstSample` of the timeline: appends the onsets decided on the hop they complete to `onsets`.
+    /// The history is the caller's, shared with the band meter: the samples are written once, and live, each
+    /// wake-up fetches one copy of them from cold memory, not two.
+    func take(_ count: Int, of history: SampleHistory, firstSample: Int64, into onsets: inout [Onset]) {
+        precondition(count <= untilHop && history.capacity >= size, "a piece past the hop, or a short history")
+        halving.follow(history, appended: count, into: &halfRate)
+        untilHop -= count
+        if untilHop == 0 {
+            untilHop = hop
+            decide(history, time: Double(firstSample + Int64(count)) / Double(sampleRate), into: &onsets)
         }
     }
 
-    private func decide(time: Double, into onsets: inout [Onset]) {
+    private func decide(_ history: SampleHistory, time: Double, into onsets: inout [Onset]) {
         let (long, short, values, size, hop) = (decimatesLong ? nil : longFullRate, short, values, size, hop)
         if decimatesLong {
             halfRate.withNewest(size / 2) { longHalfRate.measure(samplesEndingAt: $0 + size / 2, into: values) }
@@ -225,9 +232,9 @@ public final class OnsetDetector {
     /// once, not once a hop for as long as they stay in the window.
     private func windowMeanSquare(newest: Float) -> Float {
         hopSquares[hopSquaresIndex] = newest
-        hopSquaresIndex = (hopSquaresIndex + 1) % 8
+        hopSquaresIndex = (hopSquaresIndex + 1) % Self.hopsPerWindow
         var squares: Float = 0
-        for index in 0..<8 { squares += hopSquares[index] }
+        for index in 0..<Self.hopsPerWindow { squares += hopSquares[index] }
         return squares / Float(size)
     }
 

@@ -12,9 +12,13 @@ import Glibc
     static func energies(of signal: [Float], sampleRate: Int, bands: BandsSettings = BandsSettings()) -> [Double] {
         let plan = WindowPlan(sampleRate: sampleRate)
         let meter = BandEnergyMeter(plan: plan, sampleRate: sampleRate, bands: bands)
-        signal.withUnsafeBufferPointer { meter.append($0) }
+        var history = SampleHistory(capacity: meter.fullRateSpan)
+        signal.withUnsafeBufferPointer {
+            meter.append($0)
+            history.append($0)
+        }
         var energies: [Double] = []
-        meter.measure(into: &energies)
+        meter.measure(fullRate: history, into: &energies)
         return energies
     }
 

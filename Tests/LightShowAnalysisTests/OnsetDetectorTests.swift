@@ -1,4 +1,4 @@
-import LightShowAnalysis
+@testable import LightShowAnalysis
 import LightShowCore
 import Testing
 import TestSupport
@@ -11,12 +11,15 @@ import TestSupport
         _ samples: [Float], blockSize: Int = 1024, accents: AccentSettings = AccentSettings(), bands: BandsSettings = BandsSettings()
     ) -> [Onset] {
         let detector = OnsetDetector(sampleRate: rate, bands: bands, accents: accents, silenceThresholdDBFS: -60)
+        var history = SampleHistory(capacity: detector.size)
         var found: [Onset] = []
         var start = 0
         samples.withUnsafeBufferPointer { all in
+            // Pieces of `blockSize` or less, cut again where a hop ends, as `LevelAnalyzer` feeds it.
             while start < all.count {
-                let end = min(all.count, start + blockSize)
-                detector.append(UnsafeBufferPointer(rebasing: all[start..<end]), firstSample: Int64(start), into: &found)
+                let end = min(all.count, start + blockSize, start + detector.samplesUntilHop)
+                history.append(UnsafeBufferPointer(rebasing: all[start..<end]))
+                detector.take(end - start, of: history, firstSample: Int64(start), into: &found)
                 start = end
             }
         }
