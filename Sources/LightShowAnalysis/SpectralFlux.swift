@@ -158,15 +158,18 @@ final class SpectralFlux {
         let (scale, span) = (SIMD8<Float>(repeating: powerScale), binSpan)
         // The powers land in `levels` and become dB in place.
         fft.power(bins: span, spacing: spacing, into: levels)
-        var bin = span.lowerBound
-        while bin + 8 <= span.upperBound {
-            Self.store(FastDecibels.of(Self.load(levels + bin) * scale + Self.load(floors + bin)), levels + bin)
-            bin += 8
+        guard span.count >= 8 else {
+            for bin in span { levels[bin] = FastDecibels.of(levels[bin] * powerScale + floors[bin]) }
+            return
         }
-        while bin < span.upperBound {
-            levels[bin] = FastDecibels.of(levels[bin] * powerScale + floors[bin])
-            bin += 1
+        let levels = levels, floors = floors
+        func decibels(_ bin: Int) -> SIMD8<Float> {
+            FastDecibels.of(Self.load(levels + bin) * scale + Self.load(floors + bin))
         }
+        // In place: the last group, which may overlap the one before, is converted from the powers first.
+        let lastBin = span.upperBound - 8
+        let last = decibels(lastBin)
+        span.eachGroupOfEight { bin in Self.store(bin == lastBin ? last : decibels(bin), levels + bin) }
     }
 
     /// Each bin's rise in dB over the highest of the past rows, eight bins at a time.
@@ -174,18 +177,18 @@ final class SpectralFlux {
         level: UnsafePointer<Float>, history: UnsafePointer<Float>, rows: Int, bins: Int, span: Range<Int>,
         into rise: UnsafeMutablePointer<Float>
     ) {
-        var bin = span.lowerBound
-        while bin + 8 <= span.upperBound {
+        guard span.count >= 8 else {
+            for bin in span {
+                var reference = history[bin]
+                for row in 1..<rows { reference = max(reference, history[row * bins + bin]) }
+                rise[bin] = max(0, level[bin] - reference)
+            }
+            return
+        }
+        span.eachGroupOfEight { bin in
             var reference = load(history + bin)
             for row in 1..<rows { reference = larger(reference, load(history + row * bins + bin)) }
             store(larger(load(level + bin) - reference, .zero), rise + bin)
-            bin += 8
-        }
-        while bin < span.upperBound {
-            var reference = history[bin]
-            for row in 1..<rows { reference = max(reference, history[row * bins + bin]) }
-            rise[bin] = max(0, level[bin] - reference)
-            bin += 1
         }
     }
 

@@ -26,9 +26,12 @@ public struct AccentProcessor: Sendable {
     public private(set) var settings: AccentSettings
     /// Per band: the light's colour over the background, which decides what is a flash.
     public private(set) var contrasts: [FlashContrast]
-    /// Per band (in `Band.allCases` order): the accent's value at its onset, and the onset's time.
-    private var peaks: [Double]
-    private var onsetTimes: [Double]
+    /// Per band (lanes in `Band.allCases` order, the fourth unused): the accent's value at its onset, the onset's
+    /// time, and the decay's time constant in seconds. Kept inline, not in arrays: live, every frame finds this
+    /// state cold, and three arrays were three more places to fetch it from.
+    private var peaks = SIMD4<Double>()
+    private var onsetTimes = SIMD4<Double>()
+    private let decaySeconds: SIMD4<Double>
     private var limiters: [FlashLimiter]
 
     /// - Parameter contrasts: each band's light over the background, in `Band.allCases` order (the default
@@ -38,8 +41,11 @@ public struct AccentProcessor: Sendable {
         let given = contrasts ?? []
         self.contrasts = given.count == Band.allCases.count
             ? given : FlashContrast.perBand(BandsSettings(), background: BackgroundSettings())
-        peaks = Band.allCases.map { _ in 0 }
-        onsetTimes = Band.allCases.map { _ in 0 }
+        var decaySeconds = SIMD4<Double>()
+        for (index, band) in Band.allCases.enumerated() {
+            decaySeconds[index] = max(0, settings[band].decayMilliseconds) / 1000
+        }
+        self.decaySeconds = decaySeconds
         limiters = Band.allCases.map { _ in FlashLimiter(maximum: settings.maxFlashesPerSecond) }
     }
 
@@ -55,14 +61,30 @@ public struct AccentProcessor: Sendable {
     ) -> (envelope: BandLevels, accent: BandLevels, levels: BandLevels) {
         let shown = envelope.scaled(by: Float(1 - min(1, max(0, settings.headroom))))
         guard gateOpen else {
-            for index in peaks.indices { peaks[index] = 0 }
+            peaks = .zero
             return (shown, .zero, shown)
         }
+        if !onsets.isEmpty { lift(on: onsets, shown: shown) }
+        // Below a thousandth the light is invisible; snapping lets the accent end at exactly 0.
+        func accent(_ index: Int) -> Float {
+            let value = value(index, at: time)
+            return value < 0.001 ? 0 : Float(value)
+        }
+        let accent = BandLevels(bass: accent(0), mid: accent(1), treble: accent(2))
+        let levels = BandLevels(
+            bass: max(shown.bass, accent.bass), mid: max(shown.mid, accent.mid), treble: max(shown.treble, accent.treble)
+        )
+        return (shown, accent, levels)
+    }
+
+    /// The onsets' lifts. Kept out of `process`, whose every-frame path stays short: most frames have no onset.
+    @inline(never)
+    private mutating func lift(on onsets: [Onset], shown: BandLevels) {
         for onset in onsets {
             let index = Self.index(of: onset.band)
             let entry = settings[onset.band]
             // The light's level when the onset lands: the shown envelope now, or the last accent's fall if higher.
-            let base = max(Double(shown[onset.band]), value(index, at: onset.time, decay: entry.decayMilliseconds))
+            let base = max(Double(shown[onset.band]), value(index, at: onset.time))
             let bandStrength = min(1, max(0, entry.strength))
             // Strength 0 turns the band's accents off: not even the level at the onset is held.
             guard bandStrength > 0 else { continue }
@@ -74,15 +96,6 @@ public struct AccentProcessor: Sendable {
             peaks[index] = min(1, base + rise)
             onsetTimes[index] = onset.time
         }
-        var accent = BandLevels()
-        var levels = BandLevels()
-        for (index, band) in Band.allCases.enumerated() {
-            let value = value(index, at: time, decay: settings[band].decayMilliseconds)
-            // Below a thousandth the light is invisible; snapping lets the accent end at exactly 0.
-            accent[band] = value < 0.001 ? 0 : Float(value)
-            levels[band] = max(shown[band], accent[band])
-        }
-        return (shown, accent, levels)
     }
 
     /// New band colours or background (a reload or a scene change); the accents in flight carry on.
@@ -92,9 +105,9 @@ public struct AccentProcessor: Sendable {
     }
 
     /// The accent of band `index` at `time`.
-    private func value(_ index: Int, at time: Double, decay milliseconds: Double) -> Double {
+    private func value(_ index: Int, at time: Double) -> Double {
         guard peaks[index] > 0 else { return 0 }
-        let tau = max(0, milliseconds) / 1000
+        let tau = decaySeconds[index]
         let elapsed = max(0, time - onsetTimes[index] - Self.hold)
         guard tau > 0 else { return elapsed > 0 ? 0 : peaks[index] }
         return peaks[index] * exp(-elapsed / tau)
