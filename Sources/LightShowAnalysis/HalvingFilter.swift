@@ -28,8 +28,9 @@ final class HalvingFilter {
 
     /// Takes the `count` samples just appended to `full` (at most `longestPiece`) and appends their outputs to
     /// `half`.
-    func follow(_ full: SampleHistory, appended count: Int, into half: inout SampleHistory) {
-        guard count > 0 else { return }
+    @discardableResult
+    func follow(_ full: SampleHistory, appended count: Int, into half: inout SampleHistory) -> Int {
+        guard count > 0 else { return 0 }
         var produced = 0
         var newerOnce = nextIsNewer
         let output = output
@@ -61,5 +62,6 @@ final class HalvingFilter {
         }
         nextIsNewer = newerOnce
         half.append(UnsafeBufferPointer(start: output, count: produced))
+        return produced
     }
 }
