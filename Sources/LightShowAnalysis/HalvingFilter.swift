@@ -26,8 +26,8 @@ final class HalvingFilter {
         output.deallocate()
     }
 
-    /// Takes the `count` samples just appended to `full` (at most `longestPiece`) and appends their outputs to
-    /// `half`.
+    /// Takes the `count` samples just appended to `full` (at most `longestPiece`), appends their outputs to `half`,
+    /// and returns how many there were (what a second halving then takes).
     @discardableResult
     func follow(_ full: SampleHistory, appended count: Int, into half: inout SampleHistory) -> Int {
         guard count > 0 else { return 0 }
