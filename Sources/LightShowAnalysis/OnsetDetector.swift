@@ -223,6 +223,8 @@ public final class OnsetDetector {
     /// wake-up fetches one copy of them from cold memory, not two.
     func take(_ count: Int, of history: SampleHistory, firstSample: Int64, into onsets: inout [Onset]) {
         precondition(count <= untilHop && history.capacity >= size, "a piece past the hop, or a short history")
+        // Both halvings run whatever the bands (a few hundred multiply-adds a frame), so a reload that changes how
+        // far the long window is decimated finds that window's audio already there.
         let halved = halving.follow(history, appended: count, into: &halfRate)
         quartering.follow(halfRate, appended: halved, into: &quarterRate)
         untilHop -= count
