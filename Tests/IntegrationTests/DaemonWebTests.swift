@@ -56,6 +56,10 @@ import Glibc
             #expect(rest.text == socket, "\(command) \(body)")
         }
 
+        // The last `play` was only sent: both asks come once the engine has taken it.
+        #expect(await OffPool.until(timeout: 30) {
+            (try? web.request("GET", "/api/status"))?.text.contains(#""state":"playing""#) ?? false
+        }, "\(daemon.log)")
         // status: the same object; levels and connection counts move between the two asks, the rest is equal.
         let rest = try JSONParser.parse(try web.request("GET", "/api/status").body)
         let socket = try JSONParser.parse(Array(try Self.socketReply(daemon, #"{"cmd":"status"}"#).utf8))
