@@ -141,9 +141,10 @@ struct LightsMeasureCommand: AsyncParsableCommand {
             let count = script?.count ?? Int((seconds * fps).rounded())
             let stop = script.map { Double($0.count) / fps } ?? stopAfter.map { min($0, seconds) }
             try await DedicatedThread.run(name: "ls-lights") { () throws(LightShowError) in
+                // `[output] delay` too, as the show applies it: the benchmark measures the sync offset this way.
                 let outputs = try LightsOutputs(
                     settings: configuration.lights, bands: configuration.bands, background: configuration.background,
-                    stateDirectory: nil, logger: Logger(label: "lightshow.lights")
+                    output: configuration.output, stateDirectory: nil, logger: Logger(label: "lightshow.lights")
                 )
                 let period = UInt64((1e9 / fps).rounded())
                 let start = MonotonicClock.now() &+ 50_000_000

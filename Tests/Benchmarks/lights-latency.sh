@@ -9,6 +9,8 @@
 #      cava-live.sh (lib/bursts.py) written at once into `lightshow daemon` (three white DDP fixtures at 60 fps)
 #      and `lightshow analyze` (the frames the terminal draws), both on fifos; latency from each burst's write to
 #      its band's half rise, in the fixture's channel and in analyze's line. Goal: lights ≤ terminal + 5 ms.
+#   1c. the sync offset: as 1, with `[output] delay = 200` and the output's own `delay = 50`, then with only its own
+#      `delay = 120`; each run's median latency less run 1's. Goal: the configured offset ±2 ms.
 #   2. output rate jitter: a 300-pixel DDP strip at 44 fps fed at 60 fps; p99 interval between frames (PUSH
 #      packets) against the nominal 22.7 ms. Goal: ≤ 1.5× nominal.
 #   3. CPU per output: four 300-pixel strips at 44 fps against no output, same feed, for the same time; the
@@ -56,10 +58,10 @@ class Receiver:
         self.thread.join()
         self.sock.close()
 
-def config(name, outputs):
+def config(name, outputs, shared_delay=0):
     path = os.path.join(work, name)
     with open(path, "w") as f:
-        f.write('[bands.bass]\ncolor = "#FFFFFF"\n')
+        f.write(f'[output]\ndelay = {shared_delay}\n[bands.bass]\ncolor = "#FFFFFF"\n')
         for entry in outputs:
             f.write("\n[[lights]]\n" + "".join(f"{k} = {v}\n" for k, v in entry.items()))
     return path
@@ -83,22 +85,31 @@ def ddp(port, **extra):
     entry.update(extra)
     return entry
 
+def frame_latencies(name, shared_delay=0, own_delay=0):
+    """Each frame `lights measure` handed over, matched to the first packet carrying its value (unique over 255
+    frames, 4.25 s at 60 fps): the latencies in ms, and how many frames were handed over."""
+    receiver = Receiver()
+    light = ddp(receiver.port, layout='"fixtures"', fps=60, delay=own_delay)
+    frames, _ = measure(config(name, [light], shared_delay))
+    time.sleep(0.3)
+    receiver.stop()
+    latencies, cursor = [], 0
+    packets = [p for p in receiver.packets if p[3] == 0]
+    # A delayed frame's packet comes after those of the frames handed over in the delay before it.
+    lookahead = 5 + int((shared_delay + own_delay) * 60 / 1000) + 5
+    for index, sent in frames:
+        value = index % 255 + 1
+        while cursor < len(packets) and packets[cursor][0] < sent: cursor += 1
+        for arrival, first, push, offset in packets[cursor:cursor + lookahead]:
+            if first == value:
+                latencies.append((arrival - sent) / 1e6)
+                break
+    return latencies, len(frames)
+
 # 1. Latency.
-receiver = Receiver()
-frames, _ = measure(config("latency.toml", [ddp(receiver.port, layout='"fixtures"', fps=60)]))
-time.sleep(0.3)
-receiver.stop()
-latencies, cursor = [], 0
-packets = [p for p in receiver.packets if p[3] == 0]
-for index, sent in frames:
-    value = index % 255 + 1
-    while cursor < len(packets) and packets[cursor][0] < sent: cursor += 1
-    for arrival, first, push, offset in packets[cursor:cursor + 5]:
-        if first == value:
-            latencies.append((arrival - sent) / 1e6)
-            break
+latencies, handed = frame_latencies("latency.toml")
 print(f"lights-latency: all on 127.0.0.1, {seconds:g} s a run, {binary}")
-print(f"  frame → DDP packet latency (60 fps fed at 60 fps): {len(latencies)}/{len(frames)} frames matched")
+print(f"  frame → DDP packet latency (60 fps fed at 60 fps): {len(latencies)}/{handed} frames matched")
 if latencies:
     print(f"    median {statistics.median(latencies):.3f} ms   p99 {percentile(latencies, 99):.3f} ms   max {max(latencies):.3f} ms")
 
@@ -134,6 +145,21 @@ _, terminal = bursts.row("terminal (analyze)", lines["analyze"], 0, 1, onsets, w
 _, light = bursts.row("light (daemon → DDP)", light_series, 0, 1, onsets, written_at, width=22)
 verdict = "met" if light <= terminal + 5 else "MISSED"
 print(f"    lights {light - terminal:+.1f} ms against the terminal path (goal ≤ +5 ms: {verdict}); cpu columns not measured here")
+
+# 1c. The sync offset.
+if latencies:
+    print("  sync offset, frame → DDP packet median less the undelayed run's:")
+    for shared_delay, own_delay in ((200, 50), (0, 120)):
+        delayed, handed = frame_latencies(f"delay-{shared_delay}-{own_delay}.toml", shared_delay, own_delay)
+        if not delayed:
+            print(f"    [output] delay {shared_delay} + own {own_delay} ms: no frame matched of {handed}")
+            continue
+        moved = statistics.median(delayed) - statistics.median(latencies)
+        offset = shared_delay + own_delay
+        verdict = "met" if abs(moved - offset) <= 2 else "MISSED"
+        print(f"    [output] delay {shared_delay} + own {own_delay} ms: {len(delayed)}/{handed} frames matched, moved "
+              f"{moved:.2f} ms (p99 {percentile(delayed, 99) - statistics.median(latencies):.2f}); "
+              f"goal {offset} ± 2 ms: {verdict}")
 
 # 2. Jitter at 44 fps.
 receiver = Receiver()
