@@ -14,7 +14,7 @@
 # - onset F-measure at ±50 ms (mir_eval) per band, offline: `analyze --format onsets`; aubio
 #   (`aubioonset -O hfc -B 1024 -H 256` on the mix filtered to the band); and the light without accents, whose
 #   onsets are the first frame of each run of rising frames that climbs ≥ 0.1 of full scale.
-# - live, each configuration run twice, all four fed the same real-time-paced PCM through fifos side by side
+# - live, each configuration run twice per pass, all four fed the same real-time-paced PCM through fifos side by side
 #   (jsonl at 60 fps; the first run of each is scored): a drum hit is lit when its band's light is ≥ 0.1 above
 #   the last frame at or before the onset within 50 ms; its delay runs to the first frame at half the rise (peak
 #   within 150 ms and before the next note of any part, more than 30 ms on). Wall clock: a frame's arrival less
@@ -23,7 +23,8 @@
 # - Spearman r of each band's light against the band-filtered mix's 20 ms RMS at every frame, offline.
 # - sustained tones (a vibrato chord, a tremolo organ, a swell from silence): onsets counted from 0.3 s after each
 #   chord's attack (the swell from its start) to 0.5 s after its end.
-# - CPU added: the live runs' CPU-seconds with accents over without (two runs of each, side by side, summed).
+# - CPU added: the live runs' CPU-seconds with accents over without (four runs of each, in two passes of four side
+#   by side, summed).
 #   As a check, the music piped 24 times over to `--input stdin` as fast as analyze reads it (best of 3 each
 #   way): the difference per second of audio over the live CPU per second, a lower bound (a hot loop).
 # Goals: F ≥ aubio's in each band; ≥ 95% of drum hits (ghost notes, velocity < 50, apart) lit within 50 ms,
