@@ -22,7 +22,7 @@ public struct DaemonCommandForwarder: ControlCommandHandler {
                 do {
                     return try ControlClient(path: path, timeoutSeconds: timeoutSeconds).request(command.rawValue, arguments: arguments)
                 } catch {
-                    throw LightShowError("the daemon did not answer (\(path)): \(error)", exitStatus: .ioError)
+                    throw LightShowError("\(WebRequestPolicy.unreachableDaemon) (\(path)): \(error)", exitStatus: .ioError)
                 }
             }
         } catch {

@@ -264,10 +264,18 @@ def levels_of(status):
 
 
 def held_levels(daemon):
-    """Paused (paused_dim = 1 holds the last live levels): two status replies that agree."""
+    """Paused (paused_dim = 1 holds the last live levels): the same levels in three status replies a poll apart,
+    all asked once the pause has taken effect. `ctl pause` only sends it, and replies between two playing frames
+    agree too; the first after it may still show the last playing frame."""
+    seen = []
+
     def stable():
-        first, second = levels_of(daemon.status()), levels_of(daemon.status())
-        return first if first == second and daemon.status()["state"] == "paused" else None
+        status = daemon.status()
+        if status["state"] != "paused":
+            seen.clear()
+            return None
+        seen.append(levels_of(status))
+        return seen[-1] if len(seen) >= 3 and seen[-1] == seen[-2] == seen[-3] else None
     return poll("steady paused levels", stable)
 
 

@@ -57,12 +57,12 @@ import Glibc
         let reload = try await daemon.ctl(["reload"])
         #expect(reload.status == 78 && reload.stderr.contains("lights[1].start"), "\(reload.stderr)")
         receiver.reset()
-        #expect(await OffPool.until(timeout: 10) { !ddpFrames(receiver.collect(timeout: 0.2)).isEmpty }, "still sending")
+        #expect(await OffPool.until(timeout: 30) { !ddpFrames(receiver.collect(timeout: 0.2)).isEmpty }, "still sending")
 
         // Stopped: the strip fades to black, then nothing more is sent.
         let stop = try await daemon.ctl(["stop"])
         #expect(stop.status == 0, "\(stop.stderr)")
-        let dark = await OffPool.until(timeout: 10) {
+        let dark = await OffPool.until(timeout: 30) {
             ddpFrames(receiver.collect(timeout: 0.2)).last.map { $0.pixels.values.allSatisfy { $0 == [0, 0, 0] } } ?? false
         }
         #expect(dark, "the last frame after the stop is black")

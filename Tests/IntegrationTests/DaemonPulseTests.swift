@@ -13,14 +13,14 @@ import TestSupport
             environment: server.clientEnvironment.merging(["LIGHTSHOW_LOG": "info"]) { $1 },
             directory: try TemporaryDirectory("lightshow-daemon"))
         #expect(await daemon.waitForSocket())
-        try await waitFor("no server yet", timeout: 10) { daemon.log.contains("no sound server yet") }
+        try await waitFor("no server yet", timeout: 30) { daemon.log.contains("no sound server yet") }
         let status = try await daemon.ctl(["status"])
         #expect(status.status == 0, "\(status.stderr)")
 
         // The input opened (waiting is its own business), so the supervisor has nothing to retry.
-        try await waitFor("input open", timeout: 10) { daemon.log.contains("capturing pulse") }
+        try await waitFor("input open", timeout: 30) { daemon.log.contains("capturing pulse") }
         try await server.start()
-        try await waitFor("recording once the server is there", timeout: 15) {
+        try await waitFor("recording once the server is there", timeout: 30) {
             daemon.log.contains("is back after") && daemon.log.contains("recording speakers.monitor")
         }
         #expect(daemon.isRunning)

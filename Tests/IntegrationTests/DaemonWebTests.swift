@@ -45,9 +45,8 @@ import Glibc
             ("set-brightness", #"{"brightness":2}"#, 400),
             ("set-input", #"{"input":5}"#, 400),
             ("reload", "", 200),
-            ("stop", "", 200), ("play", "", 200),
         ]
-        for (command, body, status) in commands {
+        func compare(_ command: String, _ body: String, _ status: Int) throws {
             let rest = try web.request("POST", "/api/\(command)", body: body)
             let arguments = body.isEmpty ? "" : "," + body.dropFirst().dropLast()
             let socket = try Self.socketReply(daemon, #"{"cmd":"\#(command)""# + arguments + "}")
@@ -55,11 +54,16 @@ import Glibc
             #expect(rest.header("content-type") == "application/json")
             #expect(rest.text == socket, "\(command) \(body)")
         }
+        for (command, body, status) in commands { try compare(command, body, status) }
 
-        // The last `play` was only sent: both asks come once the engine has taken it.
-        #expect(await OffPool.until(timeout: 30) {
-            (try? web.request("GET", "/api/status"))?.text.contains(#""state":"playing""#) ?? false
-        }, "\(daemon.log)")
+        // Playback commands are only sent: the engine takes them in order a moment later. Waiting for each new
+        // state (stopped, then playing) leaves none of them pending when the two statuses are asked for.
+        for (command, state) in [("stop", "stopped"), ("play", "playing")] {
+            try compare(command, "", 200)
+            #expect(await OffPool.until(timeout: 30) {
+                (try? web.request("GET", "/api/status"))?.text.contains(#""state":"\#(state)""#) ?? false
+            }, "\(command): \(daemon.log)")
+        }
         // status: the same object; levels and connection counts move between the two asks, the rest is equal.
         let rest = try JSONParser.parse(try web.request("GET", "/api/status").body)
         let socket = try JSONParser.parse(Array(try Self.socketReply(daemon, #"{"cmd":"status"}"#).utf8))
@@ -145,12 +149,12 @@ import Glibc
         #expect(await web.started(), "\(web.daemon.log)")
         let port = web.port
         // Slowloris: a header line trickled a byte at a time never completes the request.
-        let slow = try web.client(timeoutSeconds: 10)
+        let slow = try web.client(timeoutSeconds: 30)
         try slow.send("GET /api/status HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nX-Slow: ")
         let started = ProcessInfo.processInfo.systemUptime
         var response: HTTPTestClient.Response?
         let trickle = Task.detached {
-            for _ in 0..<40 {
+            for _ in 0..<100 {
                 guard (try? slow.send("a")) != nil else { return }
                 try? await Task.sleep(for: .milliseconds(100))
             }
@@ -161,7 +165,10 @@ import Glibc
         trickle.cancel()
         #expect(response?.status == 408, "\(String(describing: response))")
         #expect(response?.text.contains("request not received whole within 1s") == true)
-        #expect(ProcessInfo.processInfo.systemUptime - started < 3.5)
+        // Timed from the first byte: a timer that each trickled byte restarted would answer only once the 10 s
+        // trickle ended. The slack over the 1 s is for a loaded machine.
+        let answeredIn = ProcessInfo.processInfo.systemUptime - started
+        #expect(answeredIn < 6, "answered after \(answeredIn) s")
         #expect(slow.isClosedByServer())
 
         // A connection that says nothing at all is answered 408 too; an idle keep-alive one is closed.
@@ -187,10 +194,14 @@ import Glibc
             }
             return try clients.map { try $0.readResponse().status }
         }
+        // 503 past the server's cap, and for a served request the daemon turned away: the web server's requests to
+        // it, as many as 50 at once on a loaded machine, can fill its control socket's 16 slots.
         let ok = statuses.count { $0 == 200 }, refused = statuses.count { $0 == 503 }
         #expect(ok + refused == 1000, "\(Dictionary(grouping: statuses, by: { $0 }).mapValues(\.count))")
         #expect(ok >= 1 && ok <= 50, "\(ok) served")
-        #expect(try Self.stillServing(web))
+        // The served connections hold their slots until the server has seen them close, a moment after the clients
+        // went: then it serves again.
+        #expect(await OffPool.until(timeout: 30) { (try? Self.stillServing(web)) == true })
         #expect(web.daemon.isRunning)
     }
 

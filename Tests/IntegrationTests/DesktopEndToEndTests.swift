@@ -36,18 +36,18 @@ import TestSupport
         let playing = try await analyze.lines.first("playing with mid lit", timeout: 30) {
             Self.parse($0).map { $0.state == "playing" && $0.mid > 0.8 } ?? false
         }
-        let settled = try await analyze.lines.first("settled", after: playing.index + 30, timeout: 10) { _ in true }
+        let settled = try await analyze.lines.first("settled", after: playing.index + 30, timeout: 30) { _ in true }
         let line = try #require(Self.parse(settled.arrival.element))
         #expect(line.state == "playing" && line.mid > 0.8 && line.bass < 0.05 && line.treble < 0.05, "\(line)")
-        try await waitFor("title in the log", timeout: 10) { analyze.stderr.contains("title: Test Tone") }
+        try await waitFor("title in the log", timeout: 30) { analyze.stderr.contains("title: Test Tone") }
         #expect(analyze.stderr.contains("MPRIS: following mpv"))
 
         try bus.playerctl("-p", "mpv", "pause")
-        let paused = try await analyze.lines.first("paused", after: settled.index, timeout: 10) {
+        let paused = try await analyze.lines.first("paused", after: settled.index, timeout: 30) {
             Self.parse($0)?.state == "paused"
         }
         try bus.playerctl("-p", "mpv", "play")
-        try await analyze.lines.first("playing again", after: paused.index, timeout: 10) {
+        try await analyze.lines.first("playing again", after: paused.index, timeout: 30) {
             Self.parse($0).map { $0.state == "playing" && $0.mid > 0.5 } ?? false
         }
     }
@@ -77,28 +77,30 @@ import TestSupport
             throw error
         }
         // What plays lights the mid light (1 kHz); the 440 Hz microphone would light the bass.
-        try await waitFor("the mid light lit", timeout: 20) {
+        try await waitFor("the mid light lit", timeout: 30) {
             (tmux.screen().extent(where: WatchTerminalTests.isMid)?.count ?? 0) > 300
         }
         // The tone's first samples are a click, and a click is an onset in every band: the bass light may flash
-        // once and must then go dark while the mid light stays lit.
-        try await waitFor("the bass light dark", timeout: 5) {
-            (tmux.screen().extent(where: WatchTerminalTests.isBass)?.count ?? 0) < 50
+        // once and must then go dark while the mid light stays lit (both in one capture: a later one may catch a
+        // frame half drawn).
+        try await waitFor("the bass light dark beside the lit mid light", timeout: 30) {
+            let screen = tmux.screen()
+            return (screen.extent(where: WatchTerminalTests.isBass)?.count ?? 0) < 50
+                && (screen.extent(where: WatchTerminalTests.isMid)?.count ?? 0) > 300
         }
-        #expect((tmux.screen().extent(where: WatchTerminalTests.isMid)?.count ?? 0) > 300)
 
         try bus.playerctl("-p", "mpv", "pause")
-        try await waitFor("⏸ Test Tone", timeout: 10) { lastLine().contains("⏸ Test Tone") }
+        try await waitFor("⏸ Test Tone", timeout: 30) { lastLine().contains("⏸ Test Tone") }
 
         // The user's space goes to mpv itself.
         try tmux.send("Space")
-        try await waitFor("mpv playing", timeout: 10) { (try? bus.playerctl("-p", "mpv", "status")) == "Playing" }
-        try await waitFor("▶ again", timeout: 10) { lastLine().contains("▶ Test Tone") }
+        try await waitFor("mpv playing", timeout: 30) { (try? bus.playerctl("-p", "mpv", "status")) == "Playing" }
+        try await waitFor("▶ again", timeout: 30) { lastLine().contains("▶ Test Tone") }
         try tmux.send("Space")
-        try await waitFor("mpv paused by space", timeout: 10) { (try? bus.playerctl("-p", "mpv", "status")) == "Paused" }
-        try await waitFor("⏸ again", timeout: 10) { lastLine().contains("⏸ Test Tone") }
+        try await waitFor("mpv paused by space", timeout: 30) { (try? bus.playerctl("-p", "mpv", "status")) == "Paused" }
+        try await waitFor("⏸ again", timeout: 30) { lastLine().contains("⏸ Test Tone") }
 
         try tmux.send("q")
-        try await waitFor("exit", timeout: 10) { tmux.text().contains("EXIT=0") }
+        try await waitFor("exit", timeout: 30) { tmux.text().contains("EXIT=0") }
     }
 }

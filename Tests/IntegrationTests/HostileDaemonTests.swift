@@ -102,13 +102,18 @@ import Glibc
         let directory = try TemporaryDirectory("ls-hostile-dup")
         let (daemon, _) = try await Self.startedDaemon(directory, config: "[input]\nsource = \"demo\"\n")
         // Playing first (the demo's first frames), so a `stop` that ran would show.
-        #expect(await OffPool.until(timeout: 10) { (try? Self.status(daemon)["result"]?["state"]) == "playing" })
+        #expect(await OffPool.until(timeout: 30) { (try? Self.status(daemon)["result"]?["state"]) == "playing" })
         let client = try ControlClient(path: daemon.socketPath, timeoutSeconds: 30)
         try client.send(Array(#"{"id":1,"cmd":"status","cmd":"stop"}"#.utf8) + [10])
         let reply = try #require(try client.readJSON())
         #expect(reply["ok"] == false)
         #expect(reply["error"]?.stringValue?.contains(#"duplicate key ("cmd" appears twice)"#) == true, "\(reply)")
-        #expect(try Self.status(daemon)["result"]?["state"] == "playing")
+        // A stop is only sent to the engine, which takes commands in order: once a pause sent after it has taken
+        // effect, a stop that ran would show (a stopped show does not pause).
+        let pause = try await daemon.ctl(["pause"])
+        #expect(pause.status == 0, "\(pause.stderr)")
+        #expect(await OffPool.until(timeout: 30) { (try? Self.status(daemon)["result"]?["state"]) == "paused" },
+                "\(String(describing: try? Self.status(daemon)))")
     }
 
     @Test func clientsThatHangUpFreeTheirSlotsWhileNoFramesFlow() async throws {
@@ -127,7 +132,7 @@ import Glibc
                 viewers.append(viewer)
             }
             viewers.removeAll()  // closes all 16
-            #expect(await OffPool.until(timeout: 5) {
+            #expect(await OffPool.until(timeout: 30) {
                 (try? Self.status(daemon)["result"]?["subscribers"]) == 0
             }, "slots still held: \(String(describing: try? Self.status(daemon)))")
         }

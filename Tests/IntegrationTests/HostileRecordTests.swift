@@ -32,14 +32,16 @@ import TestSupport
         + #""state":"playing","title":"\u001b]0;owned\u0007\u001b[2J","elapsed":1e300}"# + "\n"
     static let scene = ##"{"event":"scene","angle":1e300,"colors":{"bass":"#FF0000"},"proportions":[1e300,-1,0]}"## + "\n"
 
-    static func record(from stream: String) async throws -> LightshowProcess.Result {
+    /// `record --connect` for `duration` seconds from a peer that streams `stream` over and over.
+    static func record(from stream: String, duration: String = "1") async throws -> LightshowProcess.Result {
         let directory = try TemporaryDirectory("ls-hostile-stream")
         let daemon = try FakeDaemon(
             path: directory.file("fake.sock"), reply: #"{"id":1,"ok":true,"result":{"fps":30}}"# + "\n",
-            stream: stream, seconds: 3
+            // However slowly the recorder starts and reads, it hangs up first (which ends this peer's stream).
+            stream: stream, seconds: 30
         )
         return try await LightshowProcess.runDetached(
-            ["record", "--connect", daemon.path, "--out", directory.file("out"), "--duration", "1", "--fps", "10",
+            ["record", "--connect", daemon.path, "--out", directory.file("out"), "--duration", duration, "--fps", "10",
              "--size", "64x36"]
         )
     }
@@ -52,7 +54,9 @@ import TestSupport
 
     @Test func aMalformedOrEndlessLineEndsTheRecordingWithAnError() async throws {
         for junk in [##"{"event":"frame","index":"#"## + "\n", String(repeating: "x", count: 2 << 20)] {
-            let result = try await Self.record(from: Self.frame + junk)
+            // Frames are recorded on the wall clock while a thread of their own reads the stream: a short recording
+            // could end before that thread has read 2 MB of a line, so only the broken stream may end this one.
+            let result = try await Self.record(from: Self.frame + junk, duration: "60")
             #expect(result.status == 74, "\(result.status): \(result.stderr)")
             #expect(result.stderr.contains("the stream broke") && result.stderr.contains("complete frames"), "\(result.stderr)")
             #expect(!result.stderr.contains("\u{1B}"), "\(result.stderr)")

@@ -17,7 +17,7 @@ import TestSupport
         try server.pactl("load-module", "module-pipe-source", "source_name=mic", "file=\(fifo)", "format=s16le",
                          "rate=48000", "channels=1")
         try server.background("sh", ["-c", "exec sox -n -r 48000 -c 1 -b 16 -e signed -t raw - synth 600 sine 440 vol 0.5 > '\(fifo)'"])
-        try await waitFor("defaults set", timeout: 10) {
+        try await waitFor("defaults set", timeout: 30) {
             (try? server.pactl("set-default-sink", "speakers")) != nil && (try? server.pactl("set-default-source", "mic")) != nil
                 && ((try? server.pactl("info")) ?? "").contains("Default Sink: speakers")
         }
@@ -56,12 +56,12 @@ import TestSupport
 
         // pipewire-pulse crashes: its sinks go with it. Restarted and laid out again, capture resumes by itself.
         server.killPulse()
-        try await waitFor("server lost", timeout: 5) { run.stderr.contains("sound server lost") }
+        try await waitFor("server lost", timeout: 30) { run.stderr.contains("sound server lost") }
         let lost = run.lines.all.count
         try await server.startPulse()
         try await Self.lay(server, tones: tones)
-        try await waitFor("server back", timeout: 15) { run.stderr.contains("is back after") }
-        let resumed = try await run.lines.first("mid lit again", after: lost, timeout: 15) {
+        try await waitFor("server back", timeout: 30) { run.stderr.contains("is back after") }
+        let resumed = try await run.lines.first("mid lit again", after: lost, timeout: 30) {
             PulseInputTests.parse($0).map { $0.mid > 0.8 } ?? false
         }
         // Measured from 2 s after the tone is back rather than 1 s: the restarted pipewire-pulse and its new

@@ -38,8 +38,8 @@ import TestSupport
         return run.lines.elements[(index + 1)...(index + count)].compactMap(parse)
     }
 
-    /// Runs `switchSink` (a `set-default-sink headphones`) and waits for the 2 kHz to light the treble; expects it
-    /// within half a second and prints the time it took. Returns the first frame of the lit run.
+    /// Runs `switchSink` (a `set-default-sink headphones`) and waits for the 2 kHz to light the treble; prints the
+    /// time it took and expects it within 2 s. Returns the first frame of the lit run.
     static func followSwitch(
         _ run: RunningLightshow, label: String, _ switchSink: () throws -> Void
     ) async throws -> (index: Int, time: ContinuousClock.Instant) {
@@ -48,11 +48,13 @@ import TestSupport
         try switchSink()
         // The first frame of a run of 20 (0.4 s) with the treble lit: a lone lit frame could be the click of the
         // server moving streams about.
-        try await waitFor("treble lit for 0.4 s", timeout: 5) { litRun(run, after: before, length: 20) != nil }
+        try await waitFor("treble lit for 0.4 s", timeout: 30) { litRun(run, after: before, length: 20) != nil }
         let treble = try #require(litRun(run, after: before, length: 20))
         let follow = treble.time - switched
         print("\(label) follow latency after set-default-sink: \(follow)")
-        #expect(follow < .milliseconds(500))
+        // The server's change event moves the capture: about 0.25 s here with pactl's own start, and under load the
+        // lines reach the test late too. A follower that polled or waited for a reconnect would take seconds.
+        #expect(follow < .seconds(2), "\(label) followed the new default sink after \(follow)")
         return treble
     }
 
@@ -97,7 +99,7 @@ import TestSupport
             .split(separator: "\n").first { $0.contains("sink_name=headphones") }?
             .split(separator: "\t").first.map(String.init))
         try server.pactl("unload-module", module)
-        try await waitFor("moved on to speakers", timeout: 5) {
+        try await waitFor("moved on to speakers", timeout: 30) {
             run.stderr.contains("headphones.monitor went away") && run.stderr.split(separator: "\n").last?
                 .contains("recording speakers.monitor") == true
         }
@@ -106,11 +108,11 @@ import TestSupport
 
         // The server crashes and comes back: capture resumes by itself, with one line each way.
         server.kill()
-        try await waitFor("server lost", timeout: 5) { run.stderr.contains("sound server lost") }
+        try await waitFor("server lost", timeout: 30) { run.stderr.contains("sound server lost") }
         let lost = run.lines.all.count
         try await server.start()
-        try await waitFor("server back", timeout: 15) { run.stderr.contains("is back after") }
-        let resumed = try await run.lines.first("mid lit again", after: lost, timeout: 15) {
+        try await waitFor("server back", timeout: 30) { run.stderr.contains("is back after") }
+        let resumed = try await run.lines.first("mid lit again", after: lost, timeout: 30) {
             Self.parse($0).map { $0.mid > 0.8 } ?? false
         }
         let resumedFrames = try await Self.frames(run, after: resumed.index + 50, seconds: 1)

@@ -77,15 +77,15 @@ import TestSupport
         func states() -> [String] { ((try? Self.lines(out)) ?? []).map(\.state) }
         try await waitFor("MPD connected", timeout: 30) { record.stderr.contains("MPD at \(mpd.address) reports stopped") }
         // Nothing plays, and the sound server sends nothing: the recording goes on in real time, stopped.
-        try await waitFor("stopped frames", timeout: 15) { states().filter { $0 == "stopped" }.count >= 10 }
+        try await waitFor("stopped frames", timeout: 30) { states().filter { $0 == "stopped" }.count >= 10 }
         try mpd.mpc("play")
         try await waitFor("playing frames with the tone", timeout: 30) {
             ((try? Self.lines(out)) ?? []).contains { $0.state == "playing" && $0.mid > 0.5 }
         }
         try mpd.mpc("pause")
-        try await waitFor("paused frames", timeout: 15) { states().suffix(5).allSatisfy { $0 == "paused" } && states().count > 5 }
+        try await waitFor("paused frames", timeout: 30) { states().suffix(5).allSatisfy { $0 == "paused" } && states().count > 5 }
         try mpd.mpc("stop")
-        try await waitFor("stopped frames", timeout: 15) { states().suffix(30).allSatisfy { $0 == "stopped" } && states().count > 30 }
+        try await waitFor("stopped frames", timeout: 30) { states().suffix(30).allSatisfy { $0 == "stopped" } && states().count > 30 }
         record.interrupt()
         try await waitFor("record exits", timeout: 30) { !record.isRunning }
         #expect(record.exitStatus == 0, "\(record.stderr)")

@@ -82,9 +82,13 @@ import TestSupport
         let state = try TemporaryDirectory("watch-state")
         // 160×30: the lights fill the height, so the bass light touches the top and its balloon must go below.
         let tmux = try start("--input demo", state: state, firstRun: true, rows: 30)
-        // First run: the overlay opens by itself on the bass light.
-        #expect(await Wait.until(within: Self.deadline) { tmux.text().contains("Bass · 20–250 Hz") })
-        let text = tmux.text()
+        // First run: the overlay opens by itself on the bass light. A capture may catch a frame half drawn, so the
+        // balloon is waited for whole: its text, its box and its arrow.
+        var text = ""
+        #expect(await Wait.until(within: Self.deadline) {
+            text = tmux.text()
+            return text.contains("Bass · 20–250 Hz") && text.contains("╭") && (text.contains("▲") || text.contains("▼"))
+        }, "\(text)")
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let arrowRow = lines.firstIndex { $0.contains("▲") }
         let boxRow = lines.firstIndex { $0.contains("╭") }
@@ -95,9 +99,9 @@ import TestSupport
         try tmux.send("x")
         #expect(await Wait.until(within: Self.deadline) { tmux.text().contains("Mid ·") })
         try tmux.send("x", "x")
-        #expect(await Wait.until(within: Self.deadline) { tmux.text().contains("space play/pause") })
-        // The toolbar is at the bottom: its balloon sits above it, pointing down.
-        #expect(tmux.text().contains("▼"))
+        // The toolbar is at the bottom: its balloon sits above it, pointing down (waited for whole, as above).
+        #expect(await Wait.until(within: Self.deadline) { tmux.text().contains("space play/pause") && tmux.text().contains("▼") },
+                "\(tmux.text())")
         try tmux.send("Escape")
         #expect(await Wait.until(within: Self.deadline) { !tmux.text().contains("╭") })
         try tmux.send("?")

@@ -24,7 +24,7 @@ import Glibc
         let mpd = try await MPDServer.withTestTracks(output: .fifo(fifo))
         defer { mpd.kill() }
         _ = try mpd.mpc("play")
-        #expect(await OffPool.until(timeout: 10) { FileManager.default.fileExists(atPath: fifo) }, "MPD made no fifo")
+        #expect(await OffPool.until(timeout: 30) { FileManager.default.fileExists(atPath: fifo) }, "MPD made no fifo")
 
         let config = try directory.write("lightshow.toml", Data("""
             [input]
@@ -44,16 +44,20 @@ import Glibc
                 "no audio from MPD's fifo: \(String(describing: Self.status(daemon)))\n\(daemon.log)")
 
         _ = try mpd.mpc("pause")
-        #expect(await OffPool.until(timeout: 10) { Self.status(daemon)?["state"] == "paused" })
-        // Three watchdog periods of silence: at 0.5 s per ping, about six pings; none missing for long.
+        #expect(await OffPool.until(timeout: 30) { Self.status(daemon)?["state"] == "paused" })
+        // The input counts as silent a second after its last audio; STATUS= then says so.
+        let quietened = await DaemonNotifyTests.collect(notify) {
+            $0.contains { $0.hasPrefix("STATUS=") && $0.contains("input silent") && $0.contains("paused") }
+        }
+        let line = quietened.last { $0.hasPrefix("STATUS=") } ?? ""
+        #expect(line.contains("input silent") && line.contains("paused"), "STATUS line: \(line)\n\(daemon.log)")
+        // Three watchdog periods of that silence: at 0.5 s per ping, about six pings; none missing for long.
         let seconds = 3.0 * Double(Self.watchdogMicroseconds) / 1e6
         let messages = await DaemonNotifyTests.collect(notify, timeout: seconds) { _ in false }
         let pings = messages.filter { $0 == "WATCHDOG=1" }.count
         #expect(pings >= 4, "\(pings) pings in \(seconds) s of pause: \(messages)\n\(daemon.log)")
         let status = Self.status(daemon)
         #expect(status?["silent"] == true && status?["state"] == "paused", "\(String(describing: status))")
-        let line = messages.last { $0.hasPrefix("STATUS=") } ?? ""
-        #expect(line.contains("input silent") && line.contains("paused"), "STATUS line: \(line)")
         #expect(daemon.isRunning)
         daemon.send(signal: SIGTERM)
         #expect(await daemon.waitForExit(timeout: 10) == 0)

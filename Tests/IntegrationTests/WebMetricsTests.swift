@@ -51,17 +51,18 @@ import Glibc
         defer { kill(viewer.processIdentifier, SIGKILL) }
         let status = try await OffPool.run { String(decoding: output.fileHandleForReading.availableData, as: UTF8.self) }
         #expect(status.hasPrefix("HTTP/1.1 101"), "\(status)")
-        #expect(await OffPool.until(timeout: 10) { metric(#"lightshow_viewers{kind="web"}"#) == 1 })
+        #expect(await OffPool.until(timeout: 30) { metric(#"lightshow_viewers{kind="web"}"#) == 1 })
         // The viewer's connection and the scrape's own.
         #expect((metric(#"lightshow_clients{kind="web"}"#) ?? 0) >= 2)
-        // Its frames come through the web server's one subscription to the daemon.
-        #expect(metric(#"lightshow_viewers{kind="subscriber"}"#) == 1)
+        // Its frames come through the web server's one subscription to the daemon, which its relay thread makes
+        // once the viewer is counted.
+        #expect(await OffPool.until(timeout: 30) { metric(#"lightshow_viewers{kind="subscriber"}"#) == 1 })
 
         try input.fileHandleForWriting.close()
-        #expect(await OffPool.until(timeout: 10) { !viewer.isRunning })
-        #expect(await OffPool.until(timeout: 10) { metric(#"lightshow_viewers{kind="web"}"#) == 0 })
+        #expect(await OffPool.until(timeout: 30) { !viewer.isRunning })
+        #expect(await OffPool.until(timeout: 30) { metric(#"lightshow_viewers{kind="web"}"#) == 0 })
         // The last viewer gone, the web server lets go of the daemon's frames.
-        #expect(await OffPool.until(timeout: 10) { metric(#"lightshow_viewers{kind="subscriber"}"#) == 0 })
+        #expect(await OffPool.until(timeout: 30) { metric(#"lightshow_viewers{kind="subscriber"}"#) == 0 })
 
         daemon.send(signal: SIGTERM)
         #expect(await daemon.waitForExit(timeout: 30) == 0, "\(daemon.log)")

@@ -101,21 +101,33 @@ import Glibc
     /// no gathering that waits (any wait is latency), and every frame arrives in order.
     @Test func smallWritesArriveAsTheyAreWritten() async throws {
         let dir = try TemporaryDirectory()
+        let pieceFrames = 88
         let piece = Signals.s16le(Signals.interleave(Signals.sine(frequency: 440, seconds: 0.002, sampleRate: 44_100), channels: 2))
         let pieces = 100
-        let start = Date()
+        let received = Locked(0)
+        // Each piece once the one before has reached the consumer: a writer paced by the clock alone, held back by a
+        // loaded machine, catches up in a burst that one read rightly takes whole.
         let path = try fifo(in: dir, chunks: Array(repeating: piece, count: pieces)) { index in
-            // Paced like a real-time writer: piece n goes out at n·2 ms.
-            let due = start.addingTimeInterval(Double(index) * 0.002)
-            let wait = due.timeIntervalSinceNow
-            if wait > 0 { Thread.sleep(forTimeInterval: wait) }
+            let deadline = Date().addingTimeInterval(30)
+            while received.value < index * pieceFrames, Date() < deadline { Thread.sleep(forTimeInterval: 0.001) }
         }
+        let started = Date()
         let collector = BlockCollector(try AudioSources.open(.fifo(path: path)))
+        let watcher = Task {
+            while !Task.isCancelled {
+                received.value = collector.frameCount
+                try? await Task.sleep(for: .milliseconds(1))
+            }
+        }
         #expect(await collector.waitForEnd())
-        #expect(collector.frameCount == pieces * 88)
+        watcher.cancel()
+        let took = Date().timeIntervalSince(started)
+        #expect(collector.frameCount == pieces * pieceFrames)
         let starts = collector.blocks.map(\.startFrame)
         #expect(starts == starts.sorted())
-        #expect(collector.blocks.count >= pieces / 2, "\(collector.blocks.count) blocks for \(pieces) writes")
+        #expect(collector.blocks.map(\.frameCount) == Array(repeating: pieceFrames, count: pieces), "one block per write")
+        // A reader that gathered by napping, as it does for a sleeping show (a quarter second), would take 25 s.
+        #expect(took < 10, "\(pieces) writes followed in \(took) s")
     }
 
     /// While the consumer sleeps, the reader naps between reads: a real-time writer of 10 ms pieces costs about
@@ -148,7 +160,9 @@ import Glibc
         let asleep = all.filter(\.asleep), awake = all.filter { !$0.asleep }
         let span = Double((asleep.last?.at ?? 0) - (asleep.first?.at ?? 0)) / 1e9
         #expect(span > 0.6 && wakeUps(asleep) <= 5, "\(wakeUps(asleep)) wake-ups in \(span) s asleep")
-        #expect(wakeUps(awake) >= 40, "\(wakeUps(awake)) wake-ups in 0.5 s awake")
+        // About 50 writes while awake; a loaded machine may bunch some. A reader that went on napping would wake
+        // twice or three times in that half second.
+        #expect(wakeUps(awake) >= 20, "\(wakeUps(awake)) wake-ups in 0.5 s awake")
     }
 
     @Test func forEachBlockRunsOnTheReaderAndStopsWhenAsked() async throws {

@@ -137,6 +137,7 @@ import Testing
         #expect(WebRequestPolicy.status(for: .reload, .failure("bands.bass.lower: …")) == 409)
         #expect(WebRequestPolicy.status(for: .setBand, .failure("band must be one of bass, mid, treble, found nothing")) == 400)
         #expect(WebRequestPolicy.status(for: .setColor, .failure("the daemon is stopping")) == 503)
+        #expect(WebRequestPolicy.status(for: .status, .failure("the daemon did not answer (/run/lightshow/control.sock): read: connection closed")) == 503)
     }
 
     @Test func rejectionsAreJSON() {

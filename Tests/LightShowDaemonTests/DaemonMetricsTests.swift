@@ -50,7 +50,7 @@ import TestSupport
         #expect(first[#"lightshow_state{state="playing"}"#] == 1, "\(first.text)")
         #expect(first[#"lightshow_viewers{kind="subscriber"}"#] == 0)
         // The demo is real time: frames keep coming.
-        try await waitFor("more frames", timeout: 10) {
+        try await waitFor("more frames", timeout: 30) {
             (ScrapedMetrics(daemon.metricsText())["lightshow_frames_total"] ?? 0) > first["lightshow_frames_total"] ?? 0
         }
 

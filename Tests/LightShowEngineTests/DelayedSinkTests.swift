@@ -33,13 +33,14 @@ import TestSupport
             // The engine's frames come some time apart; each keeps its own due time.
             MonotonicClock.sleep(seconds: 0.01)
         }
-        #expect(viewer.seen.withLock { $0.isEmpty }, "nothing before the delay")
-        #expect(Wait.until(timeout: 3) { viewer.seen.withLock { $0.count } == 5 })
+        #expect(Wait.until(timeout: 30) { viewer.seen.withLock { $0.count } == 5 })
         let seen = viewer.seen.withLock { $0 }
         #expect(seen.map(\.index) == [0, 1, 2, 3, 4])
+        // None before its delay. Not much after it either: a loaded machine may wake the sink's thread late, but a
+        // delay counted twice would be 300 ms.
         for (arrival, handedAt) in zip(seen, handed) {
             let late = Double(arrival.at - handedAt) / 1e6
-            #expect(late >= 150 && late < 150 + 50, "\(late) ms")
+            #expect(late >= 150 && late < 2 * 150, "\(late) ms")
         }
         #expect(viewer.done.load(ordering: .relaxed) >= 1)
     }
@@ -61,7 +62,7 @@ import TestSupport
         let handed = MonotonicClock.now()
         try delayed.show(frame(1))
         delayed.setDelay(milliseconds: 100)
-        #expect(Wait.until(timeout: 3) { !viewer.seen.withLock { $0.isEmpty } })
+        #expect(Wait.until(timeout: 30) { !viewer.seen.withLock { $0.isEmpty } })
         let arrival = try #require(viewer.seen.withLock { $0.first })
         let late = Double(arrival.at - handed) / 1e6
         #expect(late >= 100 && late < 1000, "\(late) ms")

@@ -44,7 +44,7 @@ import TestSupport
         let engine = ShowEngine(source: source, configuration: configuration, options: .init(framesPerSecond: fps))
         let (recorder, task) = start(engine)
         try await task.value
-        try await waitFor("all frames recorded", timeout: 5) { recorder.isFinished }
+        try await waitFor("all frames recorded", timeout: 30) { recorder.isFinished }
         return (recorder.elements, engine)
     }
 
@@ -193,7 +193,7 @@ import TestSupport
         let count = frames.all.count
         let heard = audio.frames
         clock.advance(by: .seconds(1.5))
-        try await waitFor("1.5 s more of the demo's audio", timeout: 10) { audio.frames >= heard + source.sampleRate * 3 / 2 }
+        try await waitFor("1.5 s more of the demo's audio", timeout: 30) { audio.frames >= heard + source.sampleRate * 3 / 2 }
         #expect(frames.all.count == count, "frames after the dark one: \(frames.elements[(dark + 1)...].map(\.state))")
         #expect(engine.status.state == .stopped)
 
@@ -218,13 +218,13 @@ import TestSupport
         defer { task.cancel() }
 
         // MPD starts stopped, and its word outranks the demo's sound: the show stops and goes dark.
-        try await waitFor("MPD connected and stopped", timeout: 20) {
+        try await waitFor("MPD connected and stopped", timeout: 30) {
             engine.status.playerConnected && engine.status.state == .stopped
         }
 
         try server.mpc("play", "1")
         let sent = ContinuousClock.now
-        try await waitFor("playing 'Test Tone'", timeout: 10) {
+        try await waitFor("playing 'Test Tone'", timeout: 30) {
             engine.status.state == .playing && engine.status.title == "Test Tone"
         }
         let latency = ContinuousClock.now - sent
@@ -236,22 +236,22 @@ import TestSupport
         #expect(playing.arrival.element.elapsed.map { $0 >= 0 && $0 < 60 } == true)
 
         try server.mpc("pause")
-        try await waitFor("paused", timeout: 10) { engine.status.state == .paused }
+        try await waitFor("paused", timeout: 30) { engine.status.state == .paused }
         try await frames.first("a paused frame", after: playing.index) { $0.state == .paused && $0.title == "Test Tone" }
 
         try server.mpc("stop")
-        try await waitFor("stopped", timeout: 10) { engine.status.state == .stopped }
+        try await waitFor("stopped", timeout: 30) { engine.status.state == .stopped }
         #expect(engine.status.reason == .player(.stopped))
 
         // MPD goes away: the demo's sound takes over; MPD back: its state rules again, without a restart.
         server.kill()
-        try await waitFor("MPD lost, sound playing", timeout: 10) {
+        try await waitFor("MPD lost, sound playing", timeout: 30) {
             !engine.status.playerConnected && engine.status.state == .playing
         }
         #expect(engine.status.reason == .soundReturned)
         #expect(engine.status.title == "Demo")
         try await server.start()
-        try await waitFor("reconnected and stopped", timeout: 10) {
+        try await waitFor("reconnected and stopped", timeout: 30) {
             engine.status.playerConnected && engine.status.state == .stopped
         }
     }

@@ -244,13 +244,15 @@ import TestSupport
         return samples.min() ?? 0
     }
 
-    /// `[output] delay` plus the output's own `delay` hold the light back by exactly their sum.
+    /// `[output] delay` plus the output's own `delay` hold the light back by their sum: never less, and no more than
+    /// a busy machine's wake-up adds (even the least of five samples can carry a few milliseconds of it); a delay
+    /// counted twice, or one of the two left out, would be off by far more.
     @Test func theSyncOffsetMovesTheLightByTheConfiguredDelay() throws {
         let prompt = try latency(sharedDelay: 0, ownDelay: 0)
         let late = try latency(sharedDelay: 200, ownDelay: 50)
-        #expect(abs(late - prompt - 250) <= 2, "no delay \(prompt) ms, 250 ms delay \(late) ms")
+        #expect(late >= 250 && late - prompt <= 250 + 15, "no delay \(prompt) ms, 250 ms delay \(late) ms")
         let ownOnly = try latency(sharedDelay: 0, ownDelay: 120)
-        #expect(abs(ownOnly - prompt - 120) <= 2, "no delay \(prompt) ms, 120 ms delay \(ownOnly) ms")
+        #expect(ownOnly >= 120 && ownOnly - prompt <= 120 + 15, "no delay \(prompt) ms, 120 ms delay \(ownOnly) ms")
     }
 
 }

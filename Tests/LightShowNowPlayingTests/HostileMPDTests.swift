@@ -20,7 +20,7 @@ import TestSupport
         try await events.first("a capped reply") {
             if case .lost(let why) = $0 { why.contains("reply longer than") } else { false }
         }
-        try await waitFor("a reconnect", timeout: 10) { server.connections >= 2 }
+        try await waitFor("a reconnect", timeout: 30) { server.connections >= 2 }
     }
 
     @Test func numbersNoSongHasAndControlCharactersInTitlesAreDisarmed() async throws {

@@ -135,7 +135,7 @@ import TestSupport
         let events = StreamRecorder(client.events)
         try await events.first("unreachable") { if case .lost = $0 { true } else { false } }
         client.stop()
-        try await waitFor("events to finish", timeout: 5) { events.isFinished }
+        try await waitFor("events to finish", timeout: 30) { events.isFinished }
         #expect(events.elements.count == 1)
     }
 }
@@ -157,7 +157,7 @@ import TestSupport
         try await events.first("protocol error") {
             if case .lost(let why) = $0 { why.contains("protocol error") } else { false }
         }
-        try await waitFor("a reconnect", timeout: 10) { server.connections >= 2 }
+        try await waitFor("a reconnect", timeout: 30) { server.connections >= 2 }
     }
 
     @Test func aWrongGreetingIsAProtocolError() async throws {

@@ -89,11 +89,11 @@ import TestSupport
         var seen = try await events.first("first plays", where: Self.playing(.playing, title: "First Tone"))
         // A second player appears paused: newer, but not playing, so the first stays followed.
         try bus.startMPV(second, arguments: ["--pause"])
-        try await waitFor("two players", timeout: 10) { bus.playerNames().count == 2 }
+        try await waitFor("two players", timeout: 30) { bus.playerNames().count == 2 }
         let secondName = try #require(bus.playerNames().first { $0 != "mpv" })
-        try await waitFor("the second paused", timeout: 10) { (try? bus.playerctl("-p", secondName, "status")) == "Paused" }
+        try await waitFor("the second paused", timeout: 30) { (try? bus.playerctl("-p", secondName, "status")) == "Paused" }
         // Whatever the client heard while the second started, it settles on the one that plays.
-        try await waitFor("following the first", timeout: 5) {
+        try await waitFor("following the first", timeout: 30) {
             if case .status(let status)? = events.elements.last { status.title == "First Tone" } else { false }
         }
         #expect(client.name == "MPRIS mpv")
@@ -161,7 +161,7 @@ import TestSupport
         let client = try MPRISClient()
         client.start()
         let events = StreamRecorder(client.events)
-        try await waitFor("events end", timeout: 2) { events.isFinished }
+        try await waitFor("events end", timeout: 30) { events.isFinished }
         #expect(events.elements.isEmpty)
     }
 

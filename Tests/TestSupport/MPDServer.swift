@@ -85,7 +85,7 @@ public final class MPDServer: @unchecked Sendable {
     /// Starts MPD and waits until it accepts connections.
     public func start() async throws {
         process = try Launch.start(["/usr/bin/mpd", "--no-daemon", directory.file("mpd.conf")], environment: environment)
-        try await waitFor("MPD accepting connections on port \(port)", timeout: 20) { SocketProbe.canConnect(port: port) }
+        try await waitFor("MPD accepting connections on port \(port)", timeout: 30) { SocketProbe.canConnect(port: port) }
     }
 
     /// Kills MPD at once (no clean shutdown), as if it crashed.

@@ -37,7 +37,7 @@ public final class PipeWireServer: @unchecked Sendable {
     /// Starts the three daemons and waits until pipewire-pulse answers.
     public func start() async throws {
         try launch("pipewire")
-        try await waitFor("pipewire's socket", timeout: 10) {
+        try await waitFor("pipewire's socket", timeout: 30) {
             FileManager.default.fileExists(atPath: "\(self.runtimeDirectory)/pipewire-0")
         }
         try launch("wireplumber")

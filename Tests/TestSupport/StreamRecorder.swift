@@ -34,7 +34,7 @@ public final class StreamRecorder<Element: Sendable>: Sendable {
     /// Waits for the first element after index `from` that matches, and returns it with its index.
     @discardableResult
     public func first(
-        _ what: String, after from: Int = -1, timeout: Double = 10, where matches: (Element) -> Bool
+        _ what: String, after from: Int = -1, timeout: Double = 30, where matches: (Element) -> Bool
     ) async throws -> (index: Int, arrival: Arrival) {
         var found: (index: Int, arrival: Arrival)?
         try await waitFor(what, timeout: timeout) {

@@ -136,11 +136,17 @@ public struct WebRequestPolicy: Sendable {
         return .success(members)
     }
 
-    /// The HTTP status for a command's reply: 200 when it succeeded; otherwise 503 when the daemon is stopping,
-    /// 409 when it can't do it now (no input, a config that doesn't load), 400 for bad arguments.
+    /// How the web server's failure to reach the daemon begins (its control socket gone, or full: a busy daemon
+    /// turns connections past its `max_clients` away).
+    public static let unreachableDaemon = "the daemon did not answer"
+
+    /// The HTTP status for a command's reply: 200 when it succeeded; otherwise 503 when the daemon is stopping or
+    /// can't be reached, 409 when it can't do it now (no input, a config that doesn't load), 400 for bad arguments.
     public static func status(for command: ControlCommand, _ reply: ControlReply) -> Int {
         guard case .failure(let message) = reply else { return 200 }
-        if message.hasPrefix("the daemon is stopping") || message.hasPrefix("cancelled") { return 503 }
+        if message.hasPrefix("the daemon is stopping") || message.hasPrefix("cancelled") || message.hasPrefix(unreachableDaemon) {
+            return 503
+        }
         switch command {
         case .status, .subscribe, .metrics, .play, .pause, .toggle, .stop, .reload: return 409
         case .setBand, .setColor, .setBrightness, .setInput: return 400
