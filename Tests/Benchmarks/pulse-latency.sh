@@ -8,10 +8,16 @@
 #   cava, pulse input on speakers.monitor (raw ascii, 3 bars, 60 fps)
 # Every output line is timestamped on arrival. Reports CPU-seconds per second of audio, and the median and maximum
 # latency from each burst's write to its band reaching half its rise. pacat's own buffering is in every figure alike.
+# Then following the default sink (README: "within half a second"): `speakers` plays a steady 1 kHz tone and a
+# second null sink, `headphones`, 6 kHz; `pactl set-default-sink` switches back and forth FOLLOWS times each way,
+# each switch timed from pactl's start to the first of 10 frames in a row (60 fps) with the new sink's band lit
+# (> 0.5; treble for headphones, mid for speakers). Both keep playing, so the show never pauses on silence and
+# holds a light. Goal: every switch followed within 500 ms.
 set -euo pipefail
 
 BIN=${LIGHTSHOW_BIN:-.build/release/lightshow}
 ROUNDS=${ROUNDS:-8}
+FOLLOWS=${FOLLOWS:-10}
 [ -x "$BIN" ] || { echo "pulse-latency: no executable at $BIN (set LIGHTSHOW_BIN)" >&2; exit 1; }
 BIN=$(realpath "$BIN")
 here=$(cd "$(dirname "$0")/../.." && pwd)
@@ -41,7 +47,7 @@ for _ in $(seq 100); do pactl info >/dev/null 2>&1 && break; sleep 0.1; done
 server_pid=$(pgrep -f -- "-F $work/test.pa" | head -1)
 write_cava_pulse_config "$work/cava.conf" speakers.monitor /dev/stdout
 
-python3 - "$BIN" "$work" "$ROUNDS" "$here/Tests/Benchmarks/lib" <<'PY'
+python3 - "$BIN" "$work" "$ROUNDS" "$here/Tests/Benchmarks/lib" "$FOLLOWS" <<'PY'
 import os, signal, subprocess, sys, time
 sys.path.insert(0, sys.argv[4])
 from bursts import BANDS, header, paced_write, read_lines, row, signal as burst_signal
@@ -84,4 +90,71 @@ for name in tools:
     row(name, lines[name], usage[name], audio_seconds, bursts, written_at, width=12)
 if not all(lines.values()):
     sys.exit("pulse-latency: a reader printed no frames")
+
+# Following the default sink.
+import array, math, statistics, threading
+follows = int(sys.argv[5])
+subprocess.run(["pactl", "load-module", "module-null-sink", "sink_name=headphones", "rate=48000", "channels=2",
+                "norewinds=1"], check=True, stdout=subprocess.DEVNULL)
+def steady(frequency, sink):
+    """pacat playing `frequency` to `sink` for as long as the benchmark runs: 147 samples are a whole number of
+    periods of 1 and 6 kHz at 44.1 kHz."""
+    cycle = array.array("h")
+    for n in range(147):
+        value = int(0.5 * 32767 * math.sin(2 * math.pi * frequency * n / 44100))
+        cycle.extend((value, value))
+    player = subprocess.Popen(["pacat", "--playback", "-d", sink, "--raw", "--format=s16le", "--rate=44100",
+                               "--channels=2"], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    second = cycle.tobytes() * 300
+    def feed():
+        try:
+            while True:
+                player.stdin.write(second)
+                player.stdin.flush()
+        except (BrokenPipeError, ValueError):
+            pass
+    threading.Thread(target=feed, daemon=True).start()
+    return player
+tones = [steady(1000, "speakers"), steady(6000, "headphones")]
+follower = start(analyze + ["pulse"])
+series, readers = read_lines({"follower": follower})
+
+def settled(after, band, timeout=10.0):
+    """Arrival of the first of 10 frames in a row after `after` with `band` (0…2) lit, else None."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        count = 0
+        for arrival, levels in list(series["follower"]):
+            if arrival < after:
+                continue
+            count = count + 1 if levels[band] > 500 else 0
+            if count == 1:
+                run_start = arrival
+            if count >= 10:
+                return run_start
+        time.sleep(0.02)
+    return None
+
+if settled(time.monotonic(), band=1) is None:
+    sys.exit("pulse-latency: the follower never showed the speakers' 1 kHz")
+took = []
+for index in range(2 * follows):
+    to_headphones = index % 2 == 0
+    band = 2 if to_headphones else 1
+    # The band to light must be dark first: a light still fading from before would count as lit at once.
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and not (series["follower"] and series["follower"][-1][1][band] < 50):
+        time.sleep(0.02)
+    switched = time.monotonic()
+    subprocess.run(["pactl", "set-default-sink", "headphones" if to_headphones else "speakers"], check=True)
+    arrived = settled(switched, band)
+    took.append(math.inf if arrived is None else arrived - switched)
+follower.send_signal(signal.SIGINT)
+follower.wait()
+for player in tones:
+    player.kill()
+ms = sorted(1000 * t for t in took)
+verdict = "met" if ms[-1] <= 500 else "MISSED"
+print(f"following the default sink: {len(took)} switches (speakers ⇄ headphones), pactl start → 10 frames settled: "
+      f"median {statistics.median(ms):.0f} ms, max {ms[-1]:.0f} ms (goal every switch ≤ 500 ms: {verdict})")
 PY
