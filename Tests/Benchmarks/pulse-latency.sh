@@ -48,7 +48,7 @@ server_pid=$(pgrep -f -- "-F $work/test.pa" | head -1)
 write_cava_pulse_config "$work/cava.conf" speakers.monitor /dev/stdout
 
 python3 - "$BIN" "$work" "$ROUNDS" "$here/Tests/Benchmarks/lib" "$FOLLOWS" <<'PY'
-import os, signal, subprocess, sys, time
+import array, math, os, signal, statistics, subprocess, sys, threading, time
 sys.path.insert(0, sys.argv[4])
 from bursts import BANDS, header, paced_write, read_lines, row, signal as burst_signal
 
@@ -92,7 +92,6 @@ if not all(lines.values()):
     sys.exit("pulse-latency: a reader printed no frames")
 
 # Following the default sink.
-import array, math, statistics, threading
 follows = int(sys.argv[5])
 subprocess.run(["pactl", "load-module", "module-null-sink", "sink_name=headphones", "rate=48000", "channels=2",
                 "norewinds=1"], check=True, stdout=subprocess.DEVNULL)

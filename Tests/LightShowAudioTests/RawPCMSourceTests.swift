@@ -26,6 +26,19 @@ import Glibc
         return path
     }
 
+    /// A fifo written `chunks` of `framesPerChunk` frames each in lockstep with its reader: each chunk (after the
+    /// first) once every frame before it has reached the collector, as a paced writer's would. A writer paced by the
+    /// clock alone, held back by a loaded machine, catches up in a burst that one read rightly takes whole.
+    private func lockstepCollector(in dir: TemporaryDirectory, chunks: [Data], framesPerChunk: Int) throws -> BlockCollector {
+        let reader = Locked<BlockCollector?>(nil)
+        let path = try fifo(in: dir, chunks: chunks) { index in
+            Wait.until(timeout: 30) { (reader.value?.frameCount ?? 0) >= index * framesPerChunk }
+        }
+        let collector = BlockCollector(try AudioSources.open(.fifo(path: path)))
+        reader.value = collector
+        return collector
+    }
+
     @Test func fifoDeliversMPDFormatAndDropsTrailingPartialFrame() async throws {
         let dir = try TemporaryDirectory()
         let tone = Signals.interleave(Signals.sine(frequency: 1_000, seconds: 0.5, sampleRate: 44_100), channels: 2)
@@ -62,8 +75,7 @@ import Glibc
         let firstArrived = Locked(false)
         let path = try fifo(in: dir, chunks: [chunk, chunk]) { _ in
             // Hold the second chunk until the first has reached the consumer: data streams, it isn't batched to EOF.
-            let deadline = Date().addingTimeInterval(30)
-            while !firstArrived.value, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+            Wait.until(timeout: 30) { firstArrived.value }
         }
         let collector = BlockCollector(try AudioSources.open(.fifo(path: path)))
         #expect(await collector.waitForFrames(4_410))
@@ -79,21 +91,8 @@ import Glibc
         let dir = try TemporaryDirectory()
         let chunkFrames = 2_205
         let chunk = Signals.s16le(Signals.interleave(Signals.sine(frequency: 440, seconds: 0.05, sampleRate: 44_100), channels: 2))
-        let received = Locked(0)
-        let path = try fifo(in: dir, chunks: Array(repeating: chunk, count: 6)) { index in
-            // The next chunk only once the last one reached the consumer, as a paced writer's would.
-            let deadline = Date().addingTimeInterval(30)
-            while received.value < index * chunkFrames, Date() < deadline { Thread.sleep(forTimeInterval: 0.002) }
-        }
-        let collector = BlockCollector(try AudioSources.open(.fifo(path: path)))
-        let watcher = Task {
-            while !Task.isCancelled {
-                received.value = collector.frameCount
-                try? await Task.sleep(for: .milliseconds(1))
-            }
-        }
+        let collector = try lockstepCollector(in: dir, chunks: Array(repeating: chunk, count: 6), framesPerChunk: chunkFrames)
         #expect(await collector.waitForEnd())
-        watcher.cancel()
         #expect(collector.blocks.map(\.frameCount) == Array(repeating: chunkFrames, count: 6))
     }
 
@@ -104,23 +103,9 @@ import Glibc
         let pieceFrames = 88
         let piece = Signals.s16le(Signals.interleave(Signals.sine(frequency: 440, seconds: 0.002, sampleRate: 44_100), channels: 2))
         let pieces = 100
-        let received = Locked(0)
-        // Each piece once the one before has reached the consumer: a writer paced by the clock alone, held back by a
-        // loaded machine, catches up in a burst that one read rightly takes whole.
-        let path = try fifo(in: dir, chunks: Array(repeating: piece, count: pieces)) { index in
-            let deadline = Date().addingTimeInterval(30)
-            while received.value < index * pieceFrames, Date() < deadline { Thread.sleep(forTimeInterval: 0.001) }
-        }
         let started = Date()
-        let collector = BlockCollector(try AudioSources.open(.fifo(path: path)))
-        let watcher = Task {
-            while !Task.isCancelled {
-                received.value = collector.frameCount
-                try? await Task.sleep(for: .milliseconds(1))
-            }
-        }
+        let collector = try lockstepCollector(in: dir, chunks: Array(repeating: piece, count: pieces), framesPerChunk: pieceFrames)
         #expect(await collector.waitForEnd())
-        watcher.cancel()
         let took = Date().timeIntervalSince(started)
         #expect(collector.frameCount == pieces * pieceFrames)
         let starts = collector.blocks.map(\.startFrame)
