@@ -41,6 +41,8 @@ let package = Package(
         .systemLibrary(name: "CSyncFS", path: "Sources/C/CSyncFS"),
         // glibc's closefrom for posix_spawn and pipe2, for starting the web server's process.
         .systemLibrary(name: "CSpawn", path: "Sources/C/CSpawn"),
+        // glibc's SO_PEERCRED credentials, for telling the daemon's own web server from local control clients.
+        .systemLibrary(name: "CPeerCred", path: "Sources/C/CPeerCred"),
         .systemLibrary(name: "CFreeType", path: "Sources/C/CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         // libpng's simplified read API: the tests' independent PNG decoder.
         .systemLibrary(name: "CPNG", path: "Sources/C/CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
@@ -59,7 +61,7 @@ let package = Package(
         // poll, wake-ups, errno, socket addresses, accepting connections, starting and waiting for a child process,
         // logging to standard error.
         .target(
-            name: "LightShowSystem", dependencies: ["LightShowCore", "CSyncFS", "CSpawn", .product(name: "Logging", package: "swift-log")],
+            name: "LightShowSystem", dependencies: ["LightShowCore", "CSyncFS", "CSpawn", "CPeerCred", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         // TOML → validated Configuration.

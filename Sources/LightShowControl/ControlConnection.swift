@@ -11,6 +11,8 @@ final class ControlConnection {
 
     let id: UInt64
     let fd: Int32
+    /// A child of this process (the web server) connected it: it counts against `maxChildClients`.
+    let isChild: Bool
     var input: [UInt8] = []
     /// Skipping the rest of an oversized line, up to its newline.
     var discarding = false
@@ -29,9 +31,10 @@ final class ControlConnection {
     /// handler's hands are exempt.
     var lastActivity: Double
 
-    init(id: UInt64, fd: Int32, now: Double) {
+    init(id: UInt64, fd: Int32, isChild: Bool = false, now: Double) {
         self.id = id
         self.fd = fd
+        self.isChild = isChild
         lastActivity = now
     }
 

@@ -124,14 +124,16 @@ final class ControlEventLoop<Handler: ControlCommandHandler> {
                 if [EMFILE, ENFILE, ENOBUFS, ENOMEM].contains(error.code) { acceptPausedUntil = Self.now() + 0.1 }
                 return
             }
-            guard connections.count < options.maxClients else {
-                let refusal = ControlRequest.replyLine(id: .null, .failure("too many clients (limit \(options.maxClients))"))
+            let isChild = SocketPeer.isChildOfThisProcess(fd)
+            let limit = isChild ? options.maxChildClients : options.maxClients
+            guard connections.values.count(where: { $0.isChild == isChild }) < limit else {
+                let refusal = ControlRequest.replyLine(id: .null, .failure("too many clients (limit \(limit))"))
                 // One try: a client that takes nothing now is refused all the same.
                 _ = refusal.withUnsafeBytes { try? FileDescriptorIO.writeSome(fd, $0, kind: .socket) }
                 close(fd)
                 continue
             }
-            connections[nextID] = ControlConnection(id: nextID, fd: fd, now: Self.now())
+            connections[nextID] = ControlConnection(id: nextID, fd: fd, isChild: isChild, now: Self.now())
             nextID += 1
         }
     }

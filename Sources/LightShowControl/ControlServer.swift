@@ -22,6 +22,11 @@ public final class ControlServer<Handler: ControlCommandHandler>: Sendable {
         /// A client with no complete request for this long (silent, or stuck half-way through a line) is closed.
         public var idleSeconds: Double
 
+        /// Most connections at once from this process's own children (the daemon's web server, whose commands
+        /// and frames come over a few connections of its own), served besides `maxClients`: however busy the web
+        /// is, local clients (`ctl`, `systemctl reload`, viewers) keep their slots.
+        public var maxChildClients = 8
+
         public init(maxClients: Int = 16, idleSeconds: Double = 10) {
             self.maxClients = maxClients
             self.idleSeconds = idleSeconds

@@ -6,7 +6,8 @@ import NIOHTTP1
 /// The first look at every request on a connection, before Hummingbird's handlers and the WebSocket upgrade: the
 /// connection cap (503), `WebRequestPolicy`'s refusals (Host, route, Origin, token), the body cap (413), malformed or
 /// oversized heads (400, 431) and the deadline for a request to arrive whole (408; no slowloris holds a slot). Each
-/// refusal is a JSON body and a closed connection. Owned by the connection's event loop.
+/// refusal is a JSON body and a closed connection. A request goes on to the handlers only once it has arrived whole
+/// and within its limits, so a refused request never runs. Owned by the connection's event loop.
 final class RequestGate: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -16,6 +17,7 @@ final class RequestGate: ChannelDuplexHandler, RemovableChannelHandler {
     private let policy: WebRequestPolicy
     private let limits: WebLimits
     private let connections: ConnectionCounter
+    private let refusals: WebRefusals
     private var overLimit = false
     /// A request's head came and its end has not.
     private var requestOpen = false
@@ -26,10 +28,11 @@ final class RequestGate: ChannelDuplexHandler, RemovableChannelHandler {
     private var refused = false
     private var deadline: Scheduled<Void>?
 
-    init(policy: WebRequestPolicy, limits: WebLimits, connections: ConnectionCounter) {
+    init(policy: WebRequestPolicy, limits: WebLimits, connections: ConnectionCounter, refusals: WebRefusals) {
         self.policy = policy
         self.limits = limits
         self.connections = connections
+        self.refusals = refusals
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -53,27 +56,42 @@ final class RequestGate: ChannelDuplexHandler, RemovableChannelHandler {
                 return
             }
             requestOpen = true
-            bodyBytes = 0
-            context.fireChannelRead(data)
-            // A viewer's upgrade goes on to the WebSocket handler, which takes the connection over: this gate's
-            // work is done (its deadline would cut the viewer off).
-            if head.headers[canonicalForm: "upgrade"].contains(where: { $0.lowercased() == "websocket" }) {
-                deadline?.cancel()
-                context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
-            }
-        case .body(let buffer):
-            bodyBytes += buffer.readableBytes
-            if bodyBytes > limits.maxBodyBytes {
+            held = HeldRequest(head: head, body: context.channel.allocator.buffer(capacity: 0))
+        case .body(var buffer):
+            guard held != nil else { return }
+            if held!.body.readableBytes + buffer.readableBytes > limits.maxBodyBytes {
                 refuse(context, WebRejection(413, "request body larger than \(limits.maxBodyBytes) bytes"))
                 return
             }
-            context.fireChannelRead(data)
-        case .end:
+            held!.body.writeBuffer(&buffer)
+        case .end(let trailers):
+            guard let request = held else { return }
+            held = nil
             requestOpen = false
             deadline?.cancel()
             deadline = nil
-            context.fireChannelRead(data)
+            // Only now, whole and within its limits, does the request go on: a refused one never ran.
+            context.fireChannelRead(wrapInboundOut(.head(request.head)))
+            if request.body.readableBytes > 0 { context.fireChannelRead(wrapInboundOut(.body(request.body))) }
+            context.fireChannelRead(wrapInboundOut(.end(trailers)))
+            // A viewer's upgrade goes on to the WebSocket handler, which takes the connection over: this gate's
+            // work is done (its deadline would cut the viewer off).
+            if Self.upgradesToWebSocket(request.head) {
+                context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+            }
         }
+    }
+
+    /// A request that passed the checks, held until its end has come.
+    private struct HeldRequest {
+        var head: HTTPRequestHead
+        var body: ByteBuffer
+    }
+
+    private var held: HeldRequest?
+
+    private static func upgradesToWebSocket(_ head: HTTPRequestHead) -> Bool {
+        head.headers[canonicalForm: "upgrade"].contains { $0.lowercased() == "websocket" }
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
@@ -113,9 +131,14 @@ final class RequestGate: ChannelDuplexHandler, RemovableChannelHandler {
         let request = WebRequestPolicy.Request(
             method: head.method.rawValue, target: head.uri, host: hosts.first.map(String.init),
             origin: head.headers.first(name: "origin"), authorization: head.headers.first(name: "authorization"),
-            upgradesToWebSocket: head.headers[canonicalForm: "upgrade"].contains { $0.lowercased() == "websocket" }
+            upgradesToWebSocket: Self.upgradesToWebSocket(head)
         )
         if case .failure(let rejection) = policy.decide(request) { return rejection }
+        if request.upgradesToWebSocket, let problem = WebSocketHandshake.problem(
+            key: head.headers.first(name: "sec-websocket-key"), version: head.headers.first(name: "sec-websocket-version")
+        ) {
+            return WebRejection(400, "WebSocket handshake refused: \(problem)")
+        }
         return nil
     }
 
@@ -150,6 +173,8 @@ final class RequestGate: ChannelDuplexHandler, RemovableChannelHandler {
     /// Answers with `rejection` and closes, unless a response is already under way (then only closes).
     private func refuse(_ context: ChannelHandlerContext, _ rejection: WebRejection) {
         refused = true
+        held = nil
+        refusals.record(rejection)
         deadline?.cancel()
         deadline = nil
         guard !responding, context.channel.isActive else {

@@ -45,7 +45,13 @@ public enum WebProcessMain {
             return fail(error.message, status: .ioError)
         }
         defer { relay.close() }
-        let forwarder = DaemonCommandForwarder(path: settings.socketPath)
+        let forwarder: DaemonCommandForwarder
+        do throws(LightShowError) {
+            forwarder = try DaemonCommandForwarder(path: settings.socketPath)
+        } catch {
+            return fail(error.message, status: .ioError)
+        }
+        defer { forwarder.close() }
         let server = WebServer(
             options: WebServer.Options(
                 host: settings.host, port: settings.port, extraHosts: settings.extraHosts, token: settings.token, limits: settings.limits

@@ -10,6 +10,7 @@ struct WebResponder: HTTPResponder {
     let policy: PolicyBox
     let routes: WebServer.Routes
     let maxBodyBytes: Int
+    let refusals: WebRefusals
     /// The server's own counts, for `/metrics`.
     let counts: @Sendable () -> WebServerCounts
 
@@ -21,26 +22,27 @@ struct WebResponder: HTTPResponder {
         ))
         switch decision {
         case .failure(let rejection):
-            return Self.refusal(rejection)
+            return refusal(rejection)
         case .success(.page):
             return Self.response(200, contentType: "text/html; charset=utf-8", body: request.method == .head ? [] : WebPage.html)
         case .success(.metrics):
             guard let text = await routes.metrics(counts()) else {
-                return Self.refusal(WebRejection(503, "the daemon did not answer; try again"))
+                return refusal(WebRejection(503, "the daemon did not answer; try again"))
             }
             return Self.response(200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: Array(text.utf8))
         case .success(.frames):
-            return Self.refusal(WebRejection(400, "WebSocket handshake refused: check Sec-WebSocket-Key and Sec-WebSocket-Version 13"))
+            return refusal(WebRejection(400, "WebSocket handshake refused: check Sec-WebSocket-Key and Sec-WebSocket-Version 13"))
         case .success(.command(let command)):
             var request = request
             let body: ByteBuffer
             do {
                 body = try await request.collectBody(upTo: maxBodyBytes)
             } catch {
-                return Self.refusal(WebRejection(413, "request body larger than \(maxBodyBytes) bytes"))
+                return refusal(WebRejection(413, "request body larger than \(maxBodyBytes) bytes"))
             }
             switch WebRequestPolicy.arguments(fromBody: Array(buffer: body)) {
             case .failure(let rejection):
+                refusals.record(rejection)
                 return Self.response(rejection.status, contentType: "application/json", body: ControlRequest.replyLine(id: .null, .failure(rejection.message)))
             case .success(let arguments):
                 let reply = await routes.handler.handle(command, arguments: arguments)
@@ -50,6 +52,12 @@ struct WebResponder: HTTPResponder {
                 )
             }
         }
+    }
+
+    /// Counts and answers a refusal.
+    func refusal(_ rejection: WebRejection) -> Response {
+        refusals.record(rejection)
+        return Self.refusal(rejection)
     }
 
     static func refusal(_ rejection: WebRejection) -> Response {

@@ -56,6 +56,8 @@ public final class WebServer: Sendable {
     let routes: Routes
     let logger: Logger
     let connections: ConnectionCounter
+    /// Requests refused, for `/metrics` and the rate-limited log.
+    let refusals: WebRefusals
     /// The request policy for the port actually bound (with port 0 it is known only once bound).
     let policy: PolicyBox
     private let running = Mutex<Running?>(nil)
@@ -73,6 +75,7 @@ public final class WebServer: Sendable {
         self.routes = routes
         self.logger = logger
         connections = ConnectionCounter(limit: options.limits.maxConnections)
+        refusals = WebRefusals(logger: logger)
         policy = PolicyBox(WebRequestPolicy(listenHost: options.host, port: options.port, extraHosts: options.extraHosts, token: options.token))
     }
 
@@ -81,7 +84,9 @@ public final class WebServer: Sendable {
 
     /// Connections open now (page, API and viewers), and the viewers, for the metrics.
     public var counts: WebServerCounts {
-        WebServerCounts(clients: connections.count, viewers: routes.viewers.viewers, droppedFrames: routes.viewers.droppedFrames)
+        WebServerCounts(
+            clients: connections.count, viewers: routes.viewers.viewers, droppedFrames: routes.viewers.droppedFrames, refusals: refusals.totals
+        )
     }
 
     /// Binds and starts serving; returns the port bound. Throws when the address can't be bound.
@@ -93,7 +98,7 @@ public final class WebServer: Sendable {
         )
         let (bound, reporter) = AsyncStream.makeStream(of: Result<Int, any Error>.self, bufferingPolicy: .bufferingNewest(1))
         let application = Application(
-            responder: WebResponder(policy: policy, routes: routes, maxBodyBytes: options.limits.maxBodyBytes) { [self] in counts },
+            responder: WebResponder(policy: policy, routes: routes, maxBodyBytes: options.limits.maxBodyBytes, refusals: refusals) { [self] in counts },
             server: serverBuilder(broadcaster),
             configuration: ApplicationConfiguration(address: .hostname(options.host, port: options.port), serverName: nil),
             onServerRunning: { [options, policy] channel in
@@ -102,7 +107,9 @@ public final class WebServer: Sendable {
                 reporter.yield(.success(port))
             },
             eventLoopGroupProvider: .shared(group),
-            logger: logger
+            // Hummingbird's own lines would name every connection the gate closed ("Error handling upgrade
+            // result"): one per refused request. Refusals are logged by `refusals`, at most once a minute a kind.
+            logger: Self.quiet(logger)
         )
         let task = Task {
             do {
@@ -139,6 +146,13 @@ public final class WebServer: Sendable {
         try? await current.group.shutdownGracefully()
     }
 
+    /// `logger` for the HTTP library: only what is critical.
+    static func quiet(_ logger: Logger) -> Logger {
+        var quiet = logger
+        quiet.logLevel = .critical
+        return quiet
+    }
+
     private func serverBuilder(_ broadcaster: FrameBroadcaster) -> HTTPServerBuilder {
         let limits = options.limits
         let viewers = routes.viewers
@@ -158,7 +172,7 @@ public final class WebServer: Sendable {
             return try? policy.current.decide(request).get()
         }
         let makeGate: @Sendable () -> RequestGate = { [self] in
-            RequestGate(policy: policy.current, limits: limits, connections: connections)
+            RequestGate(policy: policy.current, limits: limits, connections: connections, refusals: refusals)
         }
         return HTTPServerBuilder { responder in
             GuardedWebChannel(

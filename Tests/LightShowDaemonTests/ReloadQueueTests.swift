@@ -19,6 +19,7 @@ import TestSupport
                 switch request {
                 case .reload(let caller): name = caller
                 case .setBand(let band, _, _): name = "set-band \(band.rawValue)"
+                case .setInput(let text): name = "set-input \(text)"
                 case .edit(let what, _): name = what
                 }
                 let first = started.withLock { started in

@@ -11,3 +11,12 @@ static inline void lightshow_alsa_silent_error(const char *file, int line, const
 static inline void lightshow_alsa_quiet_errors(int quiet) {
     snd_lib_error_set_handler(quiet ? lightshow_alsa_silent_error : NULL);
 }
+
+/* The top of ALSA's configuration, with a reference the caller drops with snd_config_unref: what the library would
+   read to open a PCM, for looking a name's definition up without opening it. NULL when it can't be read. Swift can't
+   read the global snd_config safely, hence this helper. */
+static inline snd_config_t *lightshow_alsa_config_ref(void) {
+    snd_config_t *top = NULL;
+    if (snd_config_update_ref(&top) < 0) return NULL;
+    return top;
+}

@@ -23,6 +23,15 @@ public struct WebRejection: Error, Equatable, Sendable {
         self.allow = allow
     }
 
+    /// The `reason` label of `lightshow_web_refusals_total`, one per status.
+    public var reason: String { Self.reasons[status] ?? "other" }
+
+    /// Every status the server refuses with, and its label.
+    public static let reasons: [Int: String] = [
+        400: "bad_request", 401: "token", 403: "origin", 404: "not_found", 405: "method", 408: "timeout",
+        409: "conflict", 413: "body_too_large", 414: "target_too_long", 421: "host", 431: "headers_too_large", 503: "busy",
+    ]
+
     /// The JSON body: `{"ok":false,"error":"…"}` and a newline.
     public var body: [UInt8] {
         (["ok": false, "error": .string(message)] as JSONValue).line

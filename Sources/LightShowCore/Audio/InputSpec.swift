@@ -45,6 +45,19 @@ public enum InputSpec: Equatable, Sendable, Hashable, CustomStringConvertible {
         self = .file(path: text)
     }
 
+    /// The spec as `--input` takes it, names as given (for comparing with a list of offered names, never for showing).
+    public var spelling: String {
+        switch self {
+        case .alsa(let device): "alsa:\(device)"
+        case .pulse(nil): "pulse"
+        case .pulse(let source?): "pulse:\(source)"
+        case .file(let path): "file:\(path)"
+        case .fifo(let path): "fifo:\(path)"
+        case .stdin: "stdin"
+        case .demo: "demo"
+        }
+    }
+
     /// For messages, `STATUS=` and `status`: a path or device name from outside is shown without control characters.
     public var description: String {
         switch self {

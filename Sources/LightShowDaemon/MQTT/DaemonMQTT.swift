@@ -20,9 +20,13 @@ final class DaemonMQTT: Sendable {
     private let commandRings: AsyncStream<Void>
     private let statusBell: AsyncStream<Void>.Continuation
     private let statusRings: AsyncStream<Void>
+    private let republishBell: AsyncStream<Void>.Continuation
+    private let republishRings: AsyncStream<Void>
     /// Monotonic nanoseconds of the last level sensors sent.
     private let lastLevels = Mutex<UInt64>(0)
     static let levelInterval: UInt64 = 500_000_000
+    /// Shortest time between two republishes for Home Assistant's `online`.
+    static let republishInterval: UInt64 = 1_000_000_000
 
     /// Nil when `[mqtt] broker` is unset. Reads the password file; throws (exit 78) when it can't.
     static func make(settings: MQTTSettings, version: String, logger: Logger) throws(LightShowError) -> DaemonMQTT? {
@@ -53,6 +57,7 @@ final class DaemonMQTT: Sendable {
         self.logger = logger
         (commandRings, commandBell) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         (statusRings, statusBell) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        (republishRings, republishBell) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let inbox = inbox
         let bell = commandBell
         connection = try MQTTConnection(options: options, logger: logger, received: { message in
@@ -82,7 +87,7 @@ final class DaemonMQTT: Sendable {
 
     /// Connects, announces the entities, then runs commands and pushes states until cancelled; then says `offline`
     /// and disconnects. A broker that is away is retried in the background; the daemon never waits for it.
-    func run(handler: some ControlCommandHandler, configuredInput: InputSpec, status: @escaping @Sendable () -> DaemonStatus) async {
+    func run(handler: some ControlCommandHandler, inputs: [String], status: @escaping @Sendable () -> DaemonStatus) async {
         do {
             try connection.start()
         } catch {
@@ -91,7 +96,6 @@ final class DaemonMQTT: Sendable {
         }
         connection.publish(MQTTMessage(topic: topics.availability, text: HomeAssistantState.online, retain: true))
         publish(HomeAssistantState(status()))
-        let inputs = (try? await DedicatedThread.run(name: "ls-mqtt-inputs") { InputCatalog.names(configured: configuredInput) }) ?? ["demo", configuredInput.description]
         let discovery = HomeAssistantDiscovery(topics: topics, device: device, inputs: inputs)
         for message in discovery.messages { connection.publish(message) }
         await withDiscardingTaskGroup { group in
@@ -107,8 +111,17 @@ final class DaemonMQTT: Sendable {
                 var problems = ProblemFilter()
                 for await _ in commandRings {
                     for (topic, payload) in inbox.withLock({ $0.drain() }) {
-                        await run(MQTTMessage(topic: topic, payload: payload), handler: handler, problems: &problems)
+                        let message = MQTTMessage(topic: topic, payload: payload)
+                        await run(message, HomeAssistantCommand.parse(message, topics: topics), handler: handler, status: status, problems: &problems)
                     }
+                }
+            }
+            group.addTask { [self] in
+                // Home Assistant restarting says `online` once; a flood of them is one republish a second at most
+                // (rings while one waits out its second collapse into one more).
+                for await _ in republishRings {
+                    connection.republishAll()
+                    try? await Task.sleep(nanoseconds: Self.republishInterval)
                 }
             }
         }
@@ -120,13 +133,18 @@ final class DaemonMQTT: Sendable {
     }
 
     /// One message: checked, then each of its commands through the handler. A bad message or a failed command is
-    /// logged the first time on its topic and ignored.
-    private func run(_ message: MQTTMessage, handler: some ControlCommandHandler, problems: inout ProblemFilter) async {
-        switch HomeAssistantCommand.parse(message, topics: topics) {
+    /// logged the first time on its topic and ignored; the state goes out again, so a select or switch Home
+    /// Assistant moved on its own shows the daemon's choice again.
+    private func run(
+        _ message: MQTTMessage, _ parsed: Result<HomeAssistantCommand, HomeAssistantCommand.Invalid>, handler: some ControlCommandHandler,
+        status: @Sendable () -> DaemonStatus, problems: inout ProblemFilter
+    ) async {
+        switch parsed {
         case .failure(let invalid):
             if problems.shouldReport(message.topic) { logger.warning("\(invalid.message); ignored") }
+            publish(HomeAssistantState(status()))
         case .success(.homeAssistantOnline):
-            connection.republishAll()
+            republishBell.yield()
         case .success(.none):
             break
         case .success(.control(let requests)):
@@ -135,6 +153,7 @@ final class DaemonMQTT: Sendable {
                     if problems.shouldReport(message.topic) {
                         logger.warning("MQTT \(SafeText.sanitized(message.topic, limit: 120)): \(request.command.rawValue) failed: \(reason)")
                     }
+                    publish(HomeAssistantState(status()))
                     return
                 }
             }

@@ -55,6 +55,12 @@ public struct DaemonMetricsReport: Sendable {
         })
         text.family("lightshow_clients", .gauge, help: "Connected clients: the control socket's (subscribers among them) and the web server's.", samples:
             [([("kind", "control")], Double(controlClients))] + (web.map { [([("kind", "web")], Double($0.clients))] } ?? []))
+        if let web {
+            let reasons = Set(WebRejection.reasons.values).union(web.refusals.keys).sorted()
+            text.family("lightshow_web_refusals_total", .counter, help: "Requests the web server refused, by reason (bad_request, not_found, timeout, ...).", samples: reasons.map { reason in
+                ([("reason", reason)], Double(web.refusals[reason] ?? 0))
+            })
+        }
         let viewers = [("subscriber", subscribers)] + (web.map { [("web", ViewerCounts(viewers: $0.viewers, droppedFrames: $0.droppedFrames))] } ?? [])
         text.family("lightshow_viewers", .gauge, help: "Viewers receiving frames: control-socket subscribers and WebSocket viewers.", samples: viewers.map { kind, counts in
             ([("kind", kind)], Double(counts.viewers))

@@ -37,6 +37,7 @@ extension DaemonService {
         switch request {
         case .reload(let caller): reloadNow(caller: caller)
         case .setBand(let band, let lower, let upper): setBandNow(band, lower: lower, upper: upper)
+        case .setInput(let text): setInputNow(text)
         case .edit(let what, let change): editNow(what, change)
         }
     }
@@ -70,6 +71,7 @@ extension DaemonService {
             metrics.reloaded(ok: false)
             return .failure(error.message)
         }
+        configuredInput.withLock { $0 = new.input.source }
         let plan = adopt(new)
         if plan.controlWaitsForRestart {
             logger.warning("[control] changes take effect when the daemon restarts")
@@ -133,16 +135,36 @@ extension DaemonService {
         })
     }
 
-    /// `set-input`: capture from another input (any spec `--input` takes), until the next reload.
+    /// `set-input`: capture from another of the inputs the daemon offers (`InputChoices`), until the next reload.
+    /// Anything else is refused and the show keeps its input: a name from a client never reaches ALSA unlisted.
     public func setInput(_ arguments: JSONObject) async -> ControlReply {
-        guard let text = arguments["input"]?.stringValue, text.utf8.count <= 4096, let input = InputSpec(parsing: text) else {
+        guard let text = arguments["input"]?.stringValue, text.utf8.count <= InputChoices.maximumNameBytes, InputSpec(parsing: text) != nil else {
             let given = arguments["input"].map { SafeText.sanitized("\($0)", limit: 80) } ?? "nothing"
-            return .failure("input: expected \(InputSpec.expectedSyntax), found \(given)")
+            return .failure("input: expected one of the inputs `status` lists, found \(given)")
         }
-        return await reloads.submit(.edit("set-input \(input)") { configuration in
+        return await reloads.submit(.setInput(text))
+    }
+
+    /// The list is read again for each request (devices come and go), on the reload thread: it may wait a moment
+    /// for the sound server.
+    private func setInputNow(_ text: String) -> ControlReply {
+        let offered = refreshOfferedInputs()
+        if let refusal = InputChoices.refusal(text, offered: offered) {
+            logger.warning("set-input refused: \(refusal)")
+            return .failure(refusal)
+        }
+        guard let input = InputSpec(parsing: text) else { return .failure("input: \(SafeText.sanitized(text, limit: 80)) is not an input") }
+        return editNow("set-input \(input)") { configuration in
             configuration.input.source = input
             return ["input": .string(input.description)]
-        })
+        }
+    }
+
+    /// Reads the inputs offered now and keeps them for `status`. Blocks: call it off the cooperative pool.
+    func refreshOfferedInputs() -> [String] {
+        let names = InputChoices.names(configured: configuredInput.withLock { $0 })
+        offeredInputs.withLock { $0 = names }
+        return names
     }
 
     /// Changes the running configuration (not the file: a reload goes back to it) and applies it as a reload would:

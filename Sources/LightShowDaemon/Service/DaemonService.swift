@@ -50,6 +50,10 @@ public final class DaemonService: Service, Sendable {
     let events = ShowEventBoard()
     /// The page, HTTP API and `/metrics` (`[web]`), served by a process of its own; none runs until `listen` is set.
     let web: DaemonWeb
+    /// The input the configuration names (not one a client switched to): always offered to clients.
+    let configuredInput: Mutex<InputSpec>
+    /// The inputs clients may switch to, as last read (`InputChoices`); shown by `status`.
+    let offeredInputs = Mutex<[String]>([])
 
     /// Loads the configuration and finds the control socket. Throws a `UserFacingError`: 78 for a bad config
     /// (every problem listed), 66 for a missing `--config` file, or when `[mqtt] password_file` can't be read.
@@ -64,6 +68,7 @@ public final class DaemonService: Service, Sendable {
     ) throws {
         let configuration = try configurationSource.load { logger.warning("\($0)") }
         self.configurationSource = configurationSource
+        configuredInput = Mutex(configuration.input.source)
         socketPath = try ControlSocketPath.resolve(configured: configuration.control.socket, environment: environment)
         state = DaemonState(configuration: configuration)
         supervisor = CaptureSupervisor(state: state, framesPerSecond: framesPerSecond, metrics: metrics.engine, logger: logger)
@@ -142,10 +147,10 @@ public final class DaemonService: Service, Sendable {
             group.addTask { [self] in
                 await reportStatus(changes: [state.changes, lights.statusChanges, server.countChanges] + (mqtt.map { [$0.connection.stateChanges] } ?? []))
             }
-            if let mqtt {
-                group.addTask { [self] in
-                    await mqtt.run(handler: DaemonControlHandler(daemon: self), configuredInput: configuration.input.source) { [self] in self.status }
-                }
+            group.addTask { [self] in
+                // The inputs offered, read once at start off the pool; Home Assistant's select offers them.
+                let inputs = (try? await DedicatedThread.run(name: "ls-inputs") { [self] in refreshOfferedInputs() }) ?? ["demo"]
+                await mqtt?.run(handler: DaemonControlHandler(daemon: self), inputs: inputs) { [self] in self.status }
             }
             if let watchdog = CaptureWatchdog(notifier: notifier) {
                 logger.info("watchdog: a ping every \(watchdog.interval) while capture progresses")
@@ -193,7 +198,8 @@ public final class DaemonService: Service, Sendable {
             lights: lights.status,
             silent: supervisor.statistics.isSilent(now: MonotonicClock.now()),
             brightness: configuration.scene.brightness,
-            mqtt: mqtt?.state ?? .off
+            mqtt: mqtt?.state ?? .off,
+            inputs: offeredInputs.withLock { $0 }
         )
     }
 

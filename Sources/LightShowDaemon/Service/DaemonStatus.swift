@@ -27,6 +27,8 @@ public struct DaemonStatus: Sendable {
     public var brightness = 1.0
     /// The MQTT broker connection; `off` without `[mqtt] broker`.
     public var mqtt = MQTTConnectionState.off
+    /// The inputs `set-input` accepts (`InputChoices`).
+    public var inputs: [String] = []
 
     /// One line for `systemctl status`: device, rate, state, xruns, subscribers.
     public var statusLine: String {
@@ -69,6 +71,7 @@ public struct DaemonStatus: Sendable {
             "brightness": .number(brightness),
             "mqtt": ["state": .string(mqtt.name), "error": mqtt.reason.map { .string($0) } ?? .null],
         ]
+        result["inputs"] = .array(inputs.map { .string(SafeText.sanitized($0)) })
         if let openError { result["error"] = .string(openError) }
         var bandsObject = JSONObject()
         for band in Band.allCases {

@@ -12,7 +12,9 @@ final class ReloadQueue: Sendable {
     enum Request: Sendable {
         case reload(caller: String)
         case setBand(Band, lower: Double?, upper: Double?)
-        /// `set-color`, `set-brightness`, `set-input`: one change to the running configuration, named for the log.
+        /// `set-input`: a name a client chose, switched to only if it is one the daemon offers.
+        case setInput(String)
+        /// `set-color`, `set-brightness`: one change to the running configuration, named for the log.
         case edit(String, Edit)
     }
 
