@@ -180,6 +180,9 @@ DOCDIR := $(SHAREDIR)/doc/lightshow
 BACKTRACER := $(PREFIX)/libexec/lightshow/swift-backtrace-static
 # Where the daemon looks for lightshow-web when it is not beside its own binary: ../libexec/lightshow from BINDIR.
 WEB_BINARY := $(PREFIX)/libexec/lightshow/lightshow-web
+# The units name /usr/local's binaries, the toolchain's backtracer and /usr/local/libexec/lightshow (ExecPaths=):
+# installed, they name where these went.
+UNIT_PATHS := s|/usr/local/bin/lightshow|$(BINDIR)/lightshow|g; s|/opt/swift/usr/libexec/swift/linux/swift-backtrace-static|$(BACKTRACER)|g; s|/usr/local/libexec/lightshow/|$(PREFIX)/libexec/lightshow/|g
 install: completions man
 	install -D -m 0755 $(BIN_RELEASE) $(DESTDIR)$(BINDIR)/lightshow
 	install -D -m 0755 $(WEB_RELEASE) $(DESTDIR)$(WEB_BINARY)
@@ -192,10 +195,8 @@ install: completions man
 	install -D -m 0644 config/lightshow.toml $(DESTDIR)$(DOCDIR)/lightshow.toml
 	[ -e $(DESTDIR)/etc/lightshow/lightshow.toml ] || install -D -m 0644 config/lightshow.toml $(DESTDIR)/etc/lightshow/lightshow.toml
 	install -d $(DESTDIR)$(UNITDIR) $(DESTDIR)$(USERUNITDIR)
-	sed 's|/usr/local/bin/lightshow|$(BINDIR)/lightshow|g; s|/opt/swift/usr/libexec/swift/linux/swift-backtrace-static|$(BACKTRACER)|g' \
-		systemd/lightshow.service > $(DESTDIR)$(UNITDIR)/lightshow.service
-	sed 's|/usr/local/bin/lightshow|$(BINDIR)/lightshow|g; s|/opt/swift/usr/libexec/swift/linux/swift-backtrace-static|$(BACKTRACER)|g' \
-		systemd/lightshow-user.service > $(DESTDIR)$(USERUNITDIR)/lightshow.service
+	sed '$(UNIT_PATHS)' systemd/lightshow.service > $(DESTDIR)$(UNITDIR)/lightshow.service
+	sed '$(UNIT_PATHS)' systemd/lightshow-user.service > $(DESTDIR)$(USERUNITDIR)/lightshow.service
 	chmod 0644 $(DESTDIR)$(UNITDIR)/lightshow.service $(DESTDIR)$(USERUNITDIR)/lightshow.service
 
 # Removes what install put there, except a config file the admin may have edited.

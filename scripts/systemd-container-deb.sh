@@ -116,6 +116,33 @@ deb_checks() {
         result deb-web-cgroup FAIL "lightshow-web pid '${wpid:-none}' in $cg: $(grep -A4 CGroup "$LOGDIR/status-web.txt" | tr '\n' '|')"
     fi
 
+    # ------------------------------------------------------------ nothing runs but lightshow's own binaries
+    # A test-only ALSA config whose PCM pipes to a shell, named by the admin's config (the one place a PCM name is
+    # taken as written): the service's attempt to start /bin/sh fails under NoExecPaths=/, and no file appears.
+    # Clients can't name it at all: the web's set-input is refused (the socket's and MQTT's: ClientChosenInputTests).
+    local marker=/var/lib/private/lightshow/pwned before_conf="$LOGDIR/lightshow.toml.before-noexec"
+    cp "$RUNROOT$conf" "$before_conf"
+    printf 'pcm.evil {\n  type file\n  slave.pcm "null"\n  file "|touch /var/lib/lightshow/pwned"\n  hint { show on description "test only" }\n}\n' \
+        >"$RUNROOT/etc/asound.conf"
+    inct sed -i 's/^source = "[^"]*"/source = "alsa:evil"/' $conf
+    t0=$(now_ms)
+    inct systemctl reload lightshow.service >"$LOGDIR/noexec-reload.log" 2>&1
+    local seen=""
+    for _ in $(seq 1 50); do
+        seen="$(inct journalctl -u lightshow.service -b --no-pager -o cat --since "@$(( t0 / 1000 ))" | grep -m1 -iE 'alsa:evil.*(denied|cannot|failed|error)|(denied|cannot|failed|error).*alsa:evil')"
+        [ -n "$seen" ] && break; sleep 0.2
+    done
+    out="$(inct timeout 15 lightshow ctl status 2>&1)"
+    code="$(inct curl -s -o /dev/null -w '%{http_code}' -X POST --data '{"input":"alsa:file:|touch /var/lib/lightshow/pwned"}' http://127.0.0.1:8490/api/set-input)"
+    if [ ! -e "$RUNROOT$marker" ] && [ -n "$seen" ] && [ "$code" = 400 ] && [ "$(state)" = active/running ]; then
+        result deb-noexec PASS "[input] alsa:evil (file plugin piping to a shell): '$(cut -c1-110 <<<"$seen")'; no $marker; POST /api/set-input $code; still $(state)"
+    else
+        result deb-noexec FAIL "marker: $(ls -l "$RUNROOT$marker" 2>&1); journal: '${seen:-nothing}'; web $code; state $(state); status: $(head -3 <<<"$out" | tr '\n' '|')"
+    fi
+    cat "$before_conf" >"$RUNROOT$conf"
+    rm -f "$RUNROOT/etc/asound.conf"
+    inct systemctl reload lightshow.service >/dev/null 2>&1 || result deb-noexec FAIL "reload with the config restored failed"
+
     # ------------------------------------------------------------ an edited conffile across an upgrade
     inct sed -i 's/^idle_after = "10s"/idle_after = "42s"/' $conf
     out="$(inct lightshow config check $conf 2>&1)"; rc=$?

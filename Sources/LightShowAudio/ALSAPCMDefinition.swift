@@ -1,5 +1,5 @@
 import CALSA
-import LightShowCore
+public import LightShowCore
 
 /// What an ALSA PCM name stands for, read from ALSA's configuration without opening it. A PCM name is a program:
 /// `file:'|cmd'` hands `cmd` to a shell, `file:/path` truncates the path, and a `lib` or `ladspa` entry loads a
@@ -88,5 +88,15 @@ public struct ALSAPCMDefinition: Sendable, Equatable {
         var value: UnsafePointer<CChar>?
         guard snd_config_get_string(node, &value) >= 0, let value else { return nil }
         return String(cString: value)
+    }
+}
+
+extension ALSAPCMDefinition {
+    /// For `config check` and the daemon's log: the configured input is the admin's to choose, but one whose
+    /// definition writes files, runs programs or loads code deserves a second look. Nil for any other input.
+    public static func warning(for input: InputSpec) -> String? {
+        guard case .alsa(let device) = input, let risk = inspect(device).risk else { return nil }
+        return "\(SafeText.sanitized(device, limit: 80)) may write files or run programs: \(risk); "
+            + "name it only if you wrote its definition (clients can't choose such an input)"
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import LightShowAudio
 import LightShowConfig
 import LightShowCore
 import LightShowSystem
@@ -49,6 +50,9 @@ struct ConfigCheckCommand: AsyncParsableCommand {
                 let count = report.errors.count
                 print("\(path): \(count) error\(count == 1 ? "" : "s")")
                 throw ExitCode(ExitStatus.config.rawValue)
+            }
+            if let warning = ALSAPCMDefinition.warning(for: report.configuration.input.source) {
+                print("\(path): warning: input.source: \(warning)")
             }
             print("\(path): OK")
         }

@@ -135,11 +135,11 @@ import Glibc
         let complaints = daemon.log.components(separatedBy: "\n").filter { $0.contains("\(Self.base)/light/set") }
         #expect(complaints.count <= 2, "a bad message is logged once, not per message: \(complaints.prefix(5))")
 
-        // The select switches the input.
-        let fifo = directory.file("input.fifo")
-        try await broker.publish("\(Self.base)/input/set", "fifo:\(fifo)")
-        #expect(await Self.statusHolds(daemon) { $0["device"]?.stringValue == "fifo:\(fifo)" }, "\(String(describing: Self.status(daemon)))")
-        #expect(await Self.retained(broker, "\(Self.base)/input/state") { $0 == "fifo:\(fifo)" })
+        // The select switches to one of the inputs it offers (ALSA's null device is on every machine); a name it
+        // doesn't offer is refused (ClientChosenInputTests has the hostile ones).
+        try await broker.publish("\(Self.base)/input/set", "alsa:null")
+        #expect(await Self.statusHolds(daemon) { $0["device"]?.stringValue == "alsa:null" }, "\(String(describing: Self.status(daemon)))")
+        #expect(await Self.retained(broker, "\(Self.base)/input/state") { $0 == "alsa:null" })
 
         // Killed: the broker publishes the last will.
         daemon.send(signal: SIGKILL)
@@ -201,5 +201,23 @@ import Glibc
         daemon.send(signal: SIGTERM)
         _ = await daemon.waitForExit(timeout: 10)
     }
-}
 
+    /// 10,000 `online` messages (a broken or hostile publisher): the discovery configs go out again at most once a
+    /// second, not once per message.
+    @Test func aFloodOfOnlineIsOneRepublishASecond() async throws {
+        let broker = try MosquittoBroker()
+        let directory = try TemporaryDirectory("ls-daemon-mqtt-online")
+        let file = try directory.write("lightshow.toml", Self.config(broker: broker))
+        let daemon = try DaemonProcess(["--config", file], directory: directory)
+        #expect(await daemon.waitForSocket(), "\(daemon.log)")
+        #expect(await Self.announced(broker), "\(daemon.log)")
+        let flood = try directory.write("online", Data(String(repeating: "online\n", count: 10_000).utf8))
+        // A subscriber for 4 s while the flood goes out: the 9 retained configs, then what is republished.
+        async let seen = broker.messages("homeassistant/+/+/config", seconds: 4)
+        try await broker.publishLines("homeassistant/status", from: flood)
+        let configs = try await seen.count
+        #expect(configs >= 18, "no republish was seen (\(configs) configs): the flood was not handled")
+        #expect(configs <= 9 + 9 * 5, "\(configs) configs in 4 s after 10,000 online messages")
+        #expect(daemon.isRunning)
+    }
+}

@@ -1,3 +1,4 @@
+import LightShowAudio
 import LightShowConfig
 public import LightShowControl
 import LightShowCore
@@ -55,6 +56,7 @@ extension DaemonService {
             metrics.reloaded(ok: false)
             return .failure(error.description)
         }
+        if let alsa = ALSAPCMDefinition.warning(for: new.input.source) { warnings.append("input.source: \(alsa)") }
         for warning in warnings { logger.warning("\(warning)") }
         // The web server first: a new address may be taken; then nothing changes and the old one keeps serving.
         let old = state.configuration
