@@ -228,6 +228,11 @@ var fuzzTargets: [Target] {
         ("FuzzAudioFile", ["LightShowAudio", "LightShowCore"]),
         ("FuzzKeys", ["LightShowTerminal"]),
         ("FuzzWeb", ["LightShowControl"]),
+        ("FuzzWebGate", [
+            "LightShowWeb", "LightShowControl", .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
     ]
     return [
         .target(name: "CFuzzer", path: "Tests/Fuzz/CFuzzer"),

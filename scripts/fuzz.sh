@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 seconds="${FUZZ_SECONDS:-60}"
 jobs="${FUZZ_JOBS:-1}"
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(FuzzConfig FuzzControl FuzzMPD FuzzPCM FuzzAudioFile FuzzKeys FuzzWeb)
+[ ${#targets[@]} -gt 0 ] || targets=(FuzzConfig FuzzControl FuzzMPD FuzzPCM FuzzAudioFile FuzzKeys FuzzWeb FuzzWebGate)
 build=(--build-path .build/fuzz -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xswiftc -enable-testing)
 
 for target in "${targets[@]}"; do
