@@ -207,6 +207,7 @@ let package = Package(
             name: "LightShowWebTests",
             dependencies: [
                 "LightShowWeb", "LightShowControl",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
