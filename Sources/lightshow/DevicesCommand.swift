@@ -66,8 +66,10 @@ struct DevicesCommand: AsyncParsableCommand {
         let width = (list.cardDevices + list.configuredDevices).map { $0.name.count }.max() ?? 0
         func line(_ device: ALSADeviceList.Device) -> String {
             let name = "alsa:" + device.name
-            guard !device.description.isEmpty else { return "  " + name }
-            return "  " + name + String(repeating: " ", count: width - device.name.count + 2) + device.description
+            // A PCM that runs programs or writes files is the admin's to name; clients are never offered it.
+            let risk = ALSAPCMDefinition.inspect(device.name).risk.map { " [not offered to clients: \($0)]" } ?? ""
+            guard !device.description.isEmpty || !risk.isEmpty else { return "  " + name }
+            return "  " + name + String(repeating: " ", count: width - device.name.count + 2) + device.description + risk
         }
         var lines: [String] = []
         if list.cardCount == 0 {

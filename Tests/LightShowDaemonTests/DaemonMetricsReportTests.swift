@@ -58,13 +58,16 @@ import TestSupport
             "lightshow_clients": "gauge", "lightshow_viewers": "gauge", "lightshow_viewer_dropped_frames_total": "counter",
             "lightshow_light_packets_sent_total": "counter", "lightshow_light_send_errors_total": "counter",
             "lightshow_analysis_hop_seconds": "histogram", "lightshow_audio_to_frame_latency_seconds": "histogram",
+            "lightshow_web_refusals_total": "counter",
         ]
         #expect(declared.mapValues { $0.type ?? "" } == expected)
     }
 
     @Test func valuesAndLabelsAreThoseGiven() {
-        let lines = Set(Self.report(lights: Self.hostile, web: WebServerCounts(clients: 4, viewers: 3, droppedFrames: 5)).text.split(separator: "\n").map(String.init))
+        let web = WebServerCounts(clients: 4, viewers: 3, droppedFrames: 5, refusals: ["not_found": 7])
+        let lines = Set(Self.report(lights: Self.hostile, web: web).text.split(separator: "\n").map(String.init))
         for expected in [
+            #"lightshow_web_refusals_total{reason="not_found"} 7"#, #"lightshow_web_refusals_total{reason="timeout"} 0"#,
             "lightshow_frames_total 1234", "lightshow_capture_xruns_total 3", "lightshow_capture_reopens_total 1",
             #"lightshow_reloads_total{result="ok"} 2"#, #"lightshow_reloads_total{result="failed"} 1"#,
             #"lightshow_state{state="playing"} 0"#, #"lightshow_state{state="paused"} 1"#, #"lightshow_state{state="stopped"} 0"#,
