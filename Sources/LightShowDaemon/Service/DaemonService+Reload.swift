@@ -163,8 +163,8 @@ extension DaemonService {
     }
 
     /// Reads the inputs offered now and keeps them for `status`. Blocks: call it off the cooperative pool.
-    func refreshOfferedInputs() -> [String] {
-        let names = InputChoices.names(configured: configuredInput.withLock { $0 })
+    func refreshOfferedInputs(askingSoundServer: Bool = true) -> [String] {
+        let names = InputChoices.names(configured: configuredInput.withLock { $0 }, askingSoundServer: askingSoundServer)
         offeredInputs.withLock { $0 = names }
         return names
     }

@@ -148,8 +148,10 @@ public final class DaemonService: Service, Sendable {
                 await reportStatus(changes: [state.changes, lights.statusChanges, server.countChanges] + (mqtt.map { [$0.connection.stateChanges] } ?? []))
             }
             group.addTask { [self] in
-                // The inputs offered, read once at start off the pool; Home Assistant's select offers them.
-                let inputs = (try? await DedicatedThread.run(name: "ls-inputs") { [self] in refreshOfferedInputs() }) ?? ["demo"]
+                // The inputs offered, read once at start off the pool; Home Assistant's select offers them. The
+                // sound server is asked only when something may show its sources (set-input asks it anyway).
+                let asking = mqtt != nil || { if case .pulse = configuration.input.source { true } else { false } }()
+                let inputs = (try? await DedicatedThread.run(name: "ls-inputs") { [self] in refreshOfferedInputs(askingSoundServer: asking) }) ?? ["demo"]
                 await mqtt?.run(handler: DaemonControlHandler(daemon: self), inputs: inputs) { [self] in self.status }
             }
             if let watchdog = CaptureWatchdog(notifier: notifier) {

@@ -13,10 +13,11 @@ enum InputChoices {
     /// Longest name offered.
     static let maximumNameBytes = 255
 
-    /// The names offered now, `demo` and the configured input first.
-    static func names(configured: InputSpec) -> [String] {
+    /// The names offered now, `demo` and the configured input first. The sound server is asked only when
+    /// `askingSoundServer`: that loads libpulse, which a daemon that never uses it shouldn't map.
+    static func names(configured: InputSpec, askingSoundServer: Bool = true) -> [String] {
         var names = ["demo", configured.spelling]
-        if (try? PulseLibrary.load()) != nil, let list = try? PulseDeviceList.current(timeout: 1) {
+        if askingSoundServer, (try? PulseLibrary.load()) != nil, let list = try? PulseDeviceList.current(timeout: 1) {
             names.append("pulse")
             names += (list.monitors + list.sources).map { "pulse:\($0.name)" }
         }
