@@ -16,8 +16,8 @@ import Glibc
 struct LightsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lights",
-        abstract: "Check the network lights configured as [[lights]] (WLED/DDP, sACN, Art-Net).",
-        subcommands: [LightsTestCommand.self, LightsMeasureCommand.self]
+        abstract: "Check the network lights configured as [[lights]] (WLED/DDP, sACN, Art-Net, Hue); pair a Hue bridge.",
+        subcommands: [LightsTestCommand.self, LightsPairHueCommand.self, LightsMeasureCommand.self]
     )
 }
 
@@ -141,10 +141,14 @@ struct LightsMeasureCommand: AsyncParsableCommand {
             let count = script?.count ?? Int((seconds * fps).rounded())
             let stop = script.map { Double($0.count) / fps } ?? stopAfter.map { min($0, seconds) }
             try await DedicatedThread.run(name: "ls-lights") { () throws(LightShowError) in
-                // `[output] delay` too, as the show applies it: the benchmark measures the sync offset this way.
+                // `[output] delay` too, as the show applies it: the benchmark measures the sync offset this way. The state
+                // directory only for Hue pairings (no sACN CID is stored by a measurement).
+                let hue = configuration.lights.contains { $0.networkProtocol == .hue }
                 let outputs = try LightsOutputs(
                     settings: configuration.lights, bands: configuration.bands, background: configuration.background,
-                    output: configuration.output, stateDirectory: nil, logger: Logger(label: "lightshow.lights")
+                    output: configuration.output,
+                    stateDirectory: hue ? LightsStateDirectory.path(environment: ProcessInfo.processInfo.environment) : nil,
+                    logger: Logger(label: "lightshow.lights")
                 )
                 let period = UInt64((1e9 / fps).rounded())
                 let start = MonotonicClock.now() &+ 50_000_000
