@@ -57,3 +57,36 @@ import TestSupport
         #expect(bad.status == 64 && bad.stderr.contains("expected the bridge as HOST or HOST:PORT"), "\(bad.stderr)")
     }
 }
+
+/// `config check` with Hue outputs: a bridge never paired, an area the bridge doesn't have and a channel the area
+/// doesn't have are errors named by key path; a good entry is OK.
+@Suite struct HueConfigCheckTests {
+    @Test func pairingAreaAndChannelsAreChecked() async throws {
+        let bridge = try HueBridge()
+        let state = try TemporaryDirectory("ls-hue-state")
+        let environment = ["STATE_DIRECTORY": state.path]
+        let config = { (area: String, channels: String) in
+            Data("[[lights]]\nprotocol = \"hue\"\naddress = \"\(bridge.address)\"\narea = \"\(area)\"\n\(channels)\n".utf8)
+        }
+        let file = try state.write("hue.toml", config("Living room", "channels = { 2 = \"bass\" }"))
+
+        let unpaired = try await LightshowProcess.runDetached(["config", "check", file], environment: environment)
+        #expect(unpaired.status == 78, "\(unpaired.stdout)")
+        #expect(unpaired.stdout.contains("error: lights[1]: not paired with the Hue bridge at \(bridge.address): run `lightshow lights pair-hue \(bridge.address)`"), "\(unpaired.stdout)")
+
+        let paired = try await LightshowProcess.runDetached(["lights", "pair-hue", bridge.address], environment: environment)
+        #expect(paired.status == 0, "\(paired.stderr)")
+        let good = try await LightshowProcess.runDetached(["config", "check", file], environment: environment)
+        #expect(good.status == 0 && good.stdout.contains("\(file): OK"), "\(good.stdout)")
+
+        _ = try state.write("hue.toml", config("Kitchen", "channels = { 7 = \"bass\" }"))
+        let unknownArea = try await LightshowProcess.runDetached(["config", "check", file], environment: environment)
+        #expect(unknownArea.status == 78, "\(unknownArea.stdout)")
+        #expect(unknownArea.stdout.contains("error: lights[1].area: the bridge at \(bridge.address) has no entertainment area \"Kitchen\" (it has: \"Living room\")"), "\(unknownArea.stdout)")
+
+        _ = try state.write("hue.toml", config("Living room", "channels = { 7 = \"bass\" }"))
+        let unknownChannel = try await LightshowProcess.runDetached(["config", "check", file], environment: environment)
+        #expect(unknownChannel.status == 78, "\(unknownChannel.stdout)")
+        #expect(unknownChannel.stdout.contains("error: lights[1].channels.7: area \"Living room\" has no channel 7 (it has 0, 1, 2)"), "\(unknownChannel.stdout)")
+    }
+}

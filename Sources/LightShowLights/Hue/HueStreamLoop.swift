@@ -6,9 +6,10 @@ import LightShowCore
 import LightShowSystem
 import Logging
 
-/// The body of a Hue output's thread (see `HueStreamWorker`): connects when there is something to show, sends each
-/// frame handed over as one HueStream message, and on a failure retries with backoff, logging one line when the
-/// stream goes and one when it is back (a problem that stays the same is not logged again).
+/// The body of a Hue output's thread (see `HueStreamWorker`): connects when there is something to show and hands the
+/// established stream to the mailbox, where the lights' sender writes each frame; stops the area when the show ends;
+/// and when the stream fails, retries with backoff, logging one line when the stream goes and one when it is back
+/// (a problem that stays the same is not logged again).
 final class HueStreamLoop {
     /// Longest wait for the DTLS handshake.
     static let handshakeTimeout: UInt64 = 3_000_000_000
@@ -26,15 +27,8 @@ final class HueStreamLoop {
     private let logger: Logger
 
     private var client: HueBridgeClient?
-    private var session: DTLSSession?
-    /// The area streamed to, with each channel's band (index into the 9-byte frame).
+    /// The area started on the bridge (and not yet stopped).
     private var area: HueEntertainmentArea?
-    private var areaID: [UInt8] = []
-    private var bands: [(id: UInt8, band: Int)] = []
-    private var sequence: UInt8 = 0
-    private var sentCount = 0
-    /// Frames handed over that have been sent (or skipped while disconnected).
-    private var taken = 0
     private var failures = 0
     private var retryAt: UInt64 = 0
     /// The problem logged last, so the same one isn't logged again; nil while streaming.
@@ -53,19 +47,23 @@ final class HueStreamLoop {
     func run() {
         while true {
             wake.consume()
-            let box = mailbox.withLock { $0 }
-            var deadline: UInt64?
-            if box.closing {
-                sendPending(box)
-                stopArea()
-                return
+            let box = mailbox.withLock { box in
+                defer { box.lost = nil }
+                return (closing: box.closing, ending: box.ending, handed: box.handed, streaming: box.stream != nil, lost: box.lost)
             }
-            if box.ending {
-                // The last (black) frame, if the stream is up, then the area is let go.
-                sendPending(box)
+            if let lost = box.lost {
+                // The sender found the peer gone; the bridge may still count the area as ours, so it is started again.
+                area = nil
+                failed(.lost(lost))
+            }
+            var deadline: UInt64?
+            if box.closing || box.ending {
+                // The last (black) frame went out through the stream; then it closes and the area is let go.
+                _ = mailbox.withLock { $0.stream.take() }
                 stopArea()
-            } else if box.handed > 0 {
-                deadline = stream(box)
+                if box.closing { return }
+            } else if box.handed > 0, !box.streaming {
+                deadline = reconnect()
             }
             publish()
             var descriptor = pollfd(fd: wake.readFD, events: Int16(POLLIN), revents: 0)
@@ -73,51 +71,28 @@ final class HueStreamLoop {
         }
     }
 
-    /// Connects if needed and sends the newest frame; the time of the next attempt when not connected.
-    private func stream(_ box: HueStreamWorker.Mailbox) -> UInt64? {
-        if session == nil {
-            let now = MonotonicClock.now()
-            guard now >= retryAt else { return retryAt }
-            do throws(HueStreamProblem) {
-                try connect()
-            } catch {
-                failed(error)
-                return retryAt
+    /// Connects unless it is too early; the time of the next attempt while not connected.
+    private func reconnect() -> UInt64? {
+        guard MonotonicClock.now() >= retryAt else { return retryAt }
+        do throws(HueStreamProblem) {
+            let stream = try connect()
+            // Installed only while frames are still wanted, with the newest one sent at once.
+            let installed = mailbox.withLock { box -> Bool in
+                guard !box.ending, !box.closing else { return false }
+                if (try? stream.send(box.frame)) == true { box.sent += 1 }
+                box.stream = stream
+                return true
             }
-        }
-        sendPending(box)
-        return session == nil ? retryAt : nil
-    }
-
-    /// Sends the newest frame handed over, if not yet sent.
-    private func sendPending(_ box: HueStreamWorker.Mailbox) {
-        guard box.handed != taken else { return }
-        taken = box.handed
-        guard let session else { return }
-        let message = HueStreamMessage.encode(areaID: areaID, sequence: sequence, channels: channels(box.frame))
-        sequence &+= 1
-        do throws(DTLSFailure) {
-            if try session.write(message) { sentCount += 1 }
-            try session.checkPeer()
+            if !installed { wake.signal() }
+            return nil
         } catch {
-            self.session = nil
-            failed(.lost(error.description))
-        }
-    }
-
-    /// Each channel of the area in its band's colour, 8 bits widened to 16.
-    private func channels(_ frame: [UInt8]) -> [HueStreamMessage.Channel] {
-        bands.map { channel in
-            let offset = channel.band * 3
-            guard offset + 2 < frame.count else { return HueStreamMessage.Channel(id: channel.id, red: 0, green: 0, blue: 0) }
-            return HueStreamMessage.Channel(
-                id: channel.id, red: UInt16(frame[offset]) * 257, green: UInt16(frame[offset + 1]) * 257, blue: UInt16(frame[offset + 2]) * 257
-            )
+            failed(error)
+            return retryAt
         }
     }
 
     /// Finds the area, starts it and runs the handshake.
-    private func connect() throws(HueStreamProblem) {
+    private func connect() throws(HueStreamProblem) -> HueLiveStream {
         let client: HueBridgeClient
         if let existing = self.client {
             client = existing
@@ -127,24 +102,26 @@ final class HueStreamLoop {
             }
             self.client = client
         }
-        let area = try findArea(client)
-        let start = try request(client, "PUT", "/clip/v2/resource/entertainment_configuration/\(area.id)", body: #"{"action":"start"}"#)
+        let area = try target.area(using: client)
+        if let streamer = area.activeStreamer, streamer != target.pairing.applicationID {
+            throw .busy("another application (\(streamer)) is streaming to area \"\(area.name)\"; retrying until it lets go")
+        }
+        let start = try target.request(client, "PUT", "/clip/v2/resource/entertainment_configuration/\(area.id)", body: #"{"action":"start"}"#)
         guard (200..<300).contains(start.status) else {
             throw .refused("the bridge refused to start area \"\(area.name)\": \(Self.errors(in: start))")
         }
         self.area = area
-        areaID = Array(area.id.utf8)
-        bands = area.channels.map { channel in
+        let bands = area.channels.map { channel in
             (UInt8(clamping: channel.id), Band.allCases.firstIndex(of: HueEntertainmentArea.band(of: channel, overrides: target.overrides)) ?? 0)
         }
         let library: OpenSSLLibrary
         do { library = try OpenSSLLibrary.load() } catch { throw .fatal(error.message) }
+        let session: DTLSSession
         do throws(DTLSFailure) {
-            let session = try DTLSSession(
+            session = try DTLSSession(
                 library: library, destination: target.stream, identity: target.pairing.applicationID, key: target.pairing.clientKey
             )
             try session.handshake(until: MonotonicClock.now() &+ Self.handshakeTimeout)
-            self.session = session
         } catch {
             throw Self.handshakeProblem(error, target: target)
         }
@@ -156,48 +133,16 @@ final class HueStreamLoop {
         }
         problem = nil
         wasStreaming = true
-    }
-
-    private func findArea(_ client: HueBridgeClient) throws(HueStreamProblem) -> HueEntertainmentArea {
-        let reply = try request(client, "GET", "/clip/v2/resource/entertainment_configuration", body: nil)
-        if reply.status == 401 || reply.status == 403 {
-            throw .refused("the bridge at \(target.bridge) refused the application key (HTTP \(reply.status)); \(target.pairAgain)")
-        }
-        guard reply.status == 200 else { throw .refused("the bridge at \(target.bridge) answered HTTP \(reply.status) to the area list") }
-        let areas: [HueEntertainmentArea]
-        do { areas = try HueEntertainmentArea.list(from: reply.body) } catch { throw .refused("area list from \(target.bridge): \(error)") }
-        guard let area = HueEntertainmentArea.named(target.area, in: areas) else {
-            let known = areas.map { "\"\($0.name)\"" }.joined(separator: ", ")
-            throw .refused("the bridge at \(target.bridge) has no entertainment area \"\(target.area)\" (it has: \(known.isEmpty ? "none" : known))")
-        }
-        if let streamer = area.activeStreamer, streamer != target.pairing.applicationID {
-            throw .busy("another application (\(streamer)) is streaming to area \"\(area.name)\"; retrying until it lets go")
-        }
-        return area
-    }
-
-    private func request(_ client: HueBridgeClient, _ method: String, _ path: String, body: String?, timeout: Double = requestTimeout) throws(HueStreamProblem) -> HueBridgeClient.Response {
-        do {
-            return try client.request(method, path, body: body.map { Array($0.utf8) }, key: target.pairing.applicationKey, timeout: timeout)
-        } catch {
-            if case .certificateChanged = error {
-                throw .refused(
-                    "refusing the Hue bridge at \(target.bridge): \(error). If the bridge was replaced or reset, \(target.pairAgain); "
-                        + "otherwise something on the network is posing as it"
-                )
-            }
-            throw .unreachable("the Hue bridge at \(target.bridge): \(error)")
-        }
+        return HueLiveStream(session: session, areaID: Array(area.id.utf8), bands: bands)
     }
 
     /// Ends the stream: a close_notify, then `{"action":"stop"}` for the area.
     private func stopArea() {
         guard let area else { return }
-        session = nil
         self.area = nil
         guard let client else { return }
         do {
-            let reply = try request(client, "PUT", "/clip/v2/resource/entertainment_configuration/\(area.id)", body: #"{"action":"stop"}"#, timeout: Self.stopTimeout)
+            let reply = try target.request(client, "PUT", "/clip/v2/resource/entertainment_configuration/\(area.id)", body: #"{"action":"stop"}"#, timeout: Self.stopTimeout)
             if (200..<300).contains(reply.status) {
                 logger.info("\(name): stopped area \"\(area.name)\"")
             } else {
@@ -224,11 +169,8 @@ final class HueStreamLoop {
     }
 
     private func publish() {
-        let (count, text) = (sentCount, problem)
-        mailbox.withLock { box in
-            box.sent = count
-            box.problem = text
-        }
+        let text = problem
+        mailbox.withLock { $0.problem = text }
     }
 
     /// The `errors[].description` of a v2 reply, else its status.
@@ -260,12 +202,13 @@ enum HueStreamProblem: Error, CustomStringConvertible {
     case unreachable(String)
     case refused(String)
     case busy(String)
+    case unknownArea(String)
     case lost(String)
     case fatal(String)
 
     var description: String {
         switch self {
-        case .unreachable(let text), .refused(let text), .busy(let text), .lost(let text), .fatal(let text): text
+        case .unreachable(let text), .refused(let text), .busy(let text), .unknownArea(let text), .lost(let text), .fatal(let text): text
         }
     }
 }

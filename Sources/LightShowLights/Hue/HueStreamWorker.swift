@@ -2,17 +2,20 @@ import LightShowCore
 import LightShowSystem
 import Logging
 
-/// One Hue output's connection, on a thread of its own: the lights' sender hands it each paced frame (the three
-/// bands' colours) and returns at once, while this thread does the blocking work: starting the entertainment area
-/// over HTTPS, the DTLS handshake, sending HueStream messages, stopping the area, and reconnecting with backoff.
-/// Nothing here can hold up the show or another output.
+/// One Hue output's connection. The blocking work runs on a thread of its own: starting the entertainment area over
+/// HTTPS, the DTLS handshake, stopping the area, and reconnecting with backoff. The lights' sender hands over each
+/// paced frame (the three bands' colours), written at once as a HueStream message while the stream is up. Nothing
+/// here can hold up the show or another output.
 final class HueStreamWorker: Sendable {
     /// What the sender and the thread share.
     struct Mailbox: Sendable {
-        /// The newest frame: red, green and blue for bass, mid and treble (9 bytes), and a count of frames handed
-        /// over, so the thread sends each (a resend of unchanged colours included) once.
+        /// The newest frame: red, green and blue for bass, mid and treble (9 bytes), and a count of frames handed over.
         var frame: [UInt8] = []
         var handed = 0
+        /// The established stream, which frames are written into as they are handed over; nil while not connected.
+        var stream: HueLiveStream?
+        /// Why the stream was lost while sending, for the thread to log and reconnect.
+        var lost: String?
         /// The show ended: after the newest frame, stop the area until frames come again.
         var ending = false
         /// The output is gone: stop the area and end the thread.
@@ -46,14 +49,26 @@ final class HueStreamWorker: Sendable {
         close()
     }
 
-    /// Hands over one frame's colours (bass, mid, treble: 9 bytes) to send.
+    /// Sends one frame's colours (bass, mid, treble: 9 bytes) at once when the stream is up, without waiting for
+    /// the thread (so Hue's frame → record time is DDP's); wakes the thread when it has something to do: connect,
+    /// or reconnect after the send found the peer gone.
     func submit(_ colors: [UInt8]) {
-        mailbox.withLock { box in
+        let needsThread = mailbox.withLock { box -> Bool in
             box.frame = colors
             box.handed &+= 1
+            let wasEnding = box.ending
             box.ending = false
+            guard let stream = box.stream else { return true }
+            do throws(DTLSFailure) {
+                if try stream.send(colors) { box.sent += 1 }
+                return wasEnding
+            } catch {
+                box.stream = nil
+                box.lost = error.description
+                return true
+            }
         }
-        wake.signal()
+        if needsThread { wake.signal() }
     }
 
     /// The show ended (black was the last frame): stop the area.
