@@ -31,7 +31,7 @@ public final class DTLSPeer: @unchecked Sendable {
         starts += 1
         let input = Pipe()
         let output = directory.file("stream-\(starts).bin")
-        FileManager.default.createFile(atPath: output, contents: nil)
+        _ = FileManager.default.createFile(atPath: output, contents: nil)
         process = try Launch.start(
             [
                 "openssl", "s_server", "-dtls1_2", "-accept", "127.0.0.1:\(port)", "-nocert", "-psk", key, "-psk_identity", identity,

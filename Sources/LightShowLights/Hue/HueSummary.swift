@@ -1,4 +1,4 @@
-public import LightShowCore
+import LightShowCore
 
 /// How `lights test --list` and `lights test` describe a Hue output, from the settings alone (no bridge asked).
 extension LightOutputSettings {

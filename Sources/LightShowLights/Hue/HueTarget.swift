@@ -1,4 +1,4 @@
-public import LightShowCore
+import LightShowCore
 import LightShowSystem
 
 /// Everything a Hue output needs to stream, fixed when the output is planned (start, reload): the bridge's
