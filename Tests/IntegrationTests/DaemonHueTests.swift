@@ -25,6 +25,12 @@ import Glibc
         return state
     }
 
+    /// What the process maps, read by streaming (a /proc file says it is empty until read).
+    static func mappedFiles(_ pid: Int32) -> String {
+        let data = FileHandle(forReadingAtPath: "/proc/\(pid)/maps")?.readDataToEndOfFile() ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+
     static func config(bridge: HueBridge, peer: DTLSPeer, extra: String = "") -> Data {
         Data("""
             [input]
@@ -98,6 +104,9 @@ import Glibc
         let state = try await Self.pair(bridge)
         let daemon = try await Self.start(bridge, peer, state: state)
         #expect(await OffPool.until(timeout: 30) { peer.messages.contains { !$0.isBlack } }, "lit messages: \(daemon.log)")
+        // OpenSSL and libcurl are loaded for the Hue output (and only for it: see the next test).
+        let maps = Self.mappedFiles(daemon.pid)
+        #expect(maps.contains("libssl.so.3") && maps.contains("libcurl.so.4"), "libraries mapped for Hue")
 
         let stop = try await daemon.ctl(["stop"])
         #expect(stop.status == 0, "\(stop.stderr)")
@@ -139,6 +148,29 @@ import Glibc
         #expect(await OffPool.until(timeout: 10) { !ddpFrames(receiver.collect(timeout: 0.3)).isEmpty }, "the other output goes on")
         let status = try await daemon.ctl(["status"])
         #expect(status.status == 0 && daemon.isRunning, "\(status.stderr)")
+        daemon.send(signal: SIGTERM)
+        #expect(await daemon.waitForExit(timeout: 15) == 0, "\(daemon.log)")
+    }
+
+    @Test func aDaemonWithoutHueMapsNeitherLibrary() async throws {
+        let receiver = try UDPReceiver()
+        let directory = try TemporaryDirectory("ls-daemon-no-hue")
+        let file = try directory.write("lightshow.toml", Data("""
+            [input]
+            source = "demo"
+            [[lights]]
+            protocol = "ddp"
+            address = "127.0.0.1"
+            port = \(receiver.port)
+            pixels = 3
+
+            """.utf8))
+        let daemon = try DaemonProcess(["--config", file], directory: directory)
+        #expect(await daemon.waitForSocket(), "\(daemon.log)")
+        #expect(await OffPool.until(timeout: 30) { !ddpFrames(receiver.collect(timeout: 0.2)).isEmpty }, "the show runs")
+        let maps = Self.mappedFiles(daemon.pid)
+        #expect(maps.contains("libc.so.6"), "the maps were read")
+        #expect(!maps.contains("libssl") && !maps.contains("libcurl") && !maps.contains("libcrypto.so"), "no TLS library without Hue")
         daemon.send(signal: SIGTERM)
         #expect(await daemon.waitForExit(timeout: 15) == 0, "\(daemon.log)")
     }
