@@ -24,7 +24,7 @@ struct LightsCommand: AsyncParsableCommand {
 struct LightsTestCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "test",
-        abstract: "Light each configured fixture or strip segment in turn, in its band's colour then white.",
+        abstract: "Light each configured fixture, strip segment or Hue channel in turn, in its band's colour then white.",
         discussion: """
         For checking the wiring: each output's bass, mid and treble part lights for --step in its band's colour, \
         then in white, while everything else stays black. At the end (or on Ctrl-C) every light goes black and \
@@ -72,10 +72,10 @@ struct LightsTestCommand: AsyncParsableCommand {
 
     /// Shows every step on a thread of its own (the waits block), then black; Ctrl-C or SIGTERM cuts it short.
     private func walk(_ lights: [LightOutputSettings], configuration: Configuration, seconds: Double) throws(LightShowError) {
+        let stateDirectory = LightsStateDirectory.path(environment: ProcessInfo.processInfo.environment)
         let outputs = try LightsOutputs(
             settings: lights, bands: configuration.bands, background: configuration.background,
-            stateDirectory: LightsStateDirectory.path(environment: ProcessInfo.processInfo.environment),
-            logger: Logger(label: "lightshow.lights")
+            stateDirectory: stateDirectory, logger: Logger(label: "lightshow.lights")
         )
         let interrupted: WakeSignal
         do { interrupted = try WakeSignal() } catch { throw LightShowError("lights: \(error)", exitStatus: .ioError) }
@@ -84,12 +84,20 @@ struct LightsTestCommand: AsyncParsableCommand {
         let wait = Duration.milliseconds(Int64((seconds * 1000).rounded()))
         var cut = false
         steps: for (offset, entry) in lights.enumerated() {
+            // A Hue area's channels light one at a time, as its bridge lists them.
+            let area = entry.networkProtocol == .hue ? try HueConfigCheck.area(for: entry, stateDirectory: stateDirectory) : nil
             for band in Band.allCases {
-                for (label, color) in [("colour", configuration.bands[band].color), ("white", RGBColor.white)] {
-                    print("\(entry.displayName(index: offset + 1)) \(band.rawValue) (\(entry.place(of: band))): \(label) \(color.hex)")
-                    outputs.showTest(LightsTestStep(output: offset, band: band, color: color))
-                    cut = interrupted.wait(for: wait)
-                    if cut { break steps }
+                let channels: [HueEntertainmentArea.Channel?] = area.map { area in
+                    area.channels.filter { HueEntertainmentArea.band(of: $0, overrides: entry.channelBands) == band }
+                } ?? [nil]
+                for channel in channels {
+                    let place = channel.map { "channel \($0.id) at x \(String(format2: $0.x))" } ?? entry.place(of: band)
+                    for (label, color) in [("colour", configuration.bands[band].color), ("white", RGBColor.white)] {
+                        print("\(entry.displayName(index: offset + 1)) \(band.rawValue) (\(place)): \(label) \(color.hex)")
+                        outputs.showTest(LightsTestStep(output: offset, band: band, color: color, channel: channel?.id))
+                        cut = interrupted.wait(for: wait)
+                        if cut { break steps }
+                    }
                 }
             }
         }

@@ -90,3 +90,35 @@ import TestSupport
         #expect(unknownChannel.stdout.contains("error: lights[1].channels.7: area \"Living room\" has no channel 7 (it has 0, 1, 2)"), "\(unknownChannel.stdout)")
     }
 }
+
+/// `lights test` with a Hue output lights the area's channels one at a time, as the bridge lists them, then black.
+@Suite struct HueLightsTestCommandTests {
+    @Test func eachChannelLightsInTurn() async throws {
+        let bridge = try HueBridge()
+        let peer = try DTLSPeer()
+        let state = try TemporaryDirectory("ls-hue-state")
+        let environment = ["STATE_DIRECTORY": state.path]
+        let paired = try await LightshowProcess.runDetached(["lights", "pair-hue", bridge.address], environment: environment)
+        #expect(paired.status == 0, "\(paired.stderr)")
+        let file = try state.write("hue.toml", Data("""
+            [[lights]]
+            protocol = "hue"
+            address = "\(bridge.address)"
+            area = "Living room"
+            stream_port = \(peer.port)
+
+            """.utf8))
+        let run = try await LightshowProcess.runDetached(["lights", "test", "--config", file, "--step", "400ms"], environment: environment)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("lights[1] bass (channel 0 at x -0.80): colour"), "\(run.stdout)")
+        #expect(run.stdout.contains("lights[1] treble (channel 2 at x 0.80): white #FFFFFF"), "\(run.stdout)")
+
+        // Which channels each message lights, in order, repeats folded: one channel at a time, left to right.
+        let lit = peer.messages.map { message in message.channels.filter { $0.value.contains { $0 > 0 } }.keys.sorted() }
+        var turns: [[UInt8]] = []
+        for channels in lit where !channels.isEmpty && turns.last != channels { turns.append(channels) }
+        #expect(turns == [[0], [1], [2]], "\(turns)")
+        #expect(peer.messages.last?.isBlack == true, "black at the end")
+        #expect(bridge.areaActions == ["start", "stop"], "\(bridge.areaActions)")
+    }
+}

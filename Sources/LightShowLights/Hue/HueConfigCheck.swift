@@ -16,23 +16,37 @@ public enum HueConfigCheck {
         var problems: [Problem] = []
         for (offset, settings) in lights.enumerated() where settings.networkProtocol == .hue {
             let path = "lights[\(offset + 1)]"
-            guard let stateDirectory else {
-                problems.append(Problem(isError: true, keyPath: path, message: "no state directory to find the pairing in"))
-                continue
-            }
-            let stream: InternetAddress
-            do { stream = try InternetAddress.resolve(host: settings.address, port: UInt16(clamping: settings.streamPort)) } catch {
-                problems.append(Problem(isError: true, keyPath: path + ".address", message: "\(error)"))
-                continue
-            }
-            let target: HueTarget
-            do { target = try HueTarget(settings: settings, stream: stream, store: HuePairingStore(stateDirectory: stateDirectory)) } catch {
+            do throws(LightShowError) {
+                problems += check(try target(for: settings, stateDirectory: stateDirectory), settings: settings, path: path)
+            } catch {
                 problems.append(Problem(isError: true, keyPath: path, message: error.message))
-                continue
             }
-            problems += check(target, settings: settings, path: path)
         }
         return problems
+    }
+
+    /// The area a Hue output streams to, asked from its bridge (`lights test` lights its channels one by one).
+    public static func area(for settings: LightOutputSettings, stateDirectory: String?) throws(LightShowError) -> HueEntertainmentArea {
+        let target = try target(for: settings, stateDirectory: stateDirectory)
+        do throws(HueStreamProblem) {
+            let client: HueBridgeClient
+            do { client = try HueBridgeClient(base: target.base, pinnedCertificate: target.pairing.certificateSHA256) } catch {
+                throw .fatal(error.message)
+            }
+            return try target.area(using: client)
+        } catch {
+            throw LightShowError(error.description, exitStatus: .ioError)
+        }
+    }
+
+    /// The output's bridge, resolved, with its pairing.
+    private static func target(for settings: LightOutputSettings, stateDirectory: String?) throws(LightShowError) -> HueTarget {
+        guard let stateDirectory else { throw LightShowError("no state directory to find the Hue pairing in", exitStatus: .config) }
+        let stream: InternetAddress
+        do { stream = try InternetAddress.resolve(host: settings.address, port: UInt16(clamping: settings.streamPort)) } catch {
+            throw LightShowError("\(error)", exitStatus: .config)
+        }
+        return try HueTarget(settings: settings, stream: stream, store: HuePairingStore(stateDirectory: stateDirectory))
     }
 
     private static func check(_ target: HueTarget, settings: LightOutputSettings, path: String) -> [Problem] {

@@ -85,7 +85,7 @@ public struct HueEntertainmentArea: Sendable, Equatable {
 
 extension String {
     /// `value` with two decimals (`-0.50`), without Foundation's formatter.
-    init(format2 value: Double) {
+    public init(format2 value: Double) {
         let hundredths = (value * 100).rounded()
         guard hundredths.isFinite, abs(hundredths) < 1e9 else {
             self = "0.00"

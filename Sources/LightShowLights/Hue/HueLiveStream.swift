@@ -15,10 +15,17 @@ final class HueLiveStream: @unchecked Sendable {
         self.bands = bands
     }
 
-    /// Sends `frame` (bass, mid, treble as 9 bytes) as one HueStream message; false when the socket buffer was full
-    /// and the message dropped. Throws when the peer is gone.
-    func send(_ frame: [UInt8]) throws(DTLSFailure) -> Bool {
-        let message = HueStreamMessage.encode(areaID: areaID, sequence: sequence, channels: channels(frame))
+    /// Sends `frame` (bass, mid, treble as 9 bytes) as one HueStream message, with every channel but `only` black
+    /// when it is given (`lights test`); false when the socket buffer was full and the message dropped. Throws when
+    /// the peer is gone.
+    func send(_ frame: [UInt8], only: Int? = nil) throws(DTLSFailure) -> Bool {
+        var channels = channels(frame)
+        if let only {
+            for index in channels.indices where Int(channels[index].id) != only {
+                channels[index] = HueStreamMessage.Channel(id: channels[index].id, red: 0, green: 0, blue: 0)
+            }
+        }
+        let message = HueStreamMessage.encode(areaID: areaID, sequence: sequence, channels: channels)
         sequence &+= 1
         let written = try session.write(message)
         try session.checkPeer()

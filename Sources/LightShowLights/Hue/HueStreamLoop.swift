@@ -79,7 +79,7 @@ final class HueStreamLoop {
             // Installed only while frames are still wanted, with the newest one sent at once.
             let installed = mailbox.withLock { box -> Bool in
                 guard !box.ending, !box.closing else { return false }
-                if (try? stream.send(box.frame)) == true { box.sent += 1 }
+                if (try? stream.send(box.frame, only: box.only)) == true { box.sent += 1 }
                 box.stream = stream
                 return true
             }

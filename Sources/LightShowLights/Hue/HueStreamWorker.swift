@@ -11,6 +11,8 @@ final class HueStreamWorker: Sendable {
     struct Mailbox: Sendable {
         /// The newest frame: red, green and blue for bass, mid and treble (9 bytes), and a count of frames handed over.
         var frame: [UInt8] = []
+        /// `lights test`: the one channel to light.
+        var only: Int?
         var handed = 0
         /// The established stream, which frames are written into as they are handed over; nil while not connected.
         var stream: HueLiveStream?
@@ -52,15 +54,16 @@ final class HueStreamWorker: Sendable {
     /// Sends one frame's colours (bass, mid, treble: 9 bytes) at once when the stream is up, without waiting for
     /// the thread (so Hue's frame → record time is DDP's); wakes the thread when it has something to do: connect,
     /// or reconnect after the send found the peer gone.
-    func submit(_ colors: [UInt8]) {
+    func submit(_ colors: [UInt8], only channel: Int? = nil) {
         let needsThread = mailbox.withLock { box -> Bool in
             box.frame = colors
+            box.only = channel
             box.handed &+= 1
             let wasEnding = box.ending
             box.ending = false
             guard let stream = box.stream else { return true }
             do throws(DTLSFailure) {
-                if try stream.send(colors) { box.sent += 1 }
+                if try stream.send(colors, only: channel) { box.sent += 1 }
                 return wasEnding
             } catch {
                 box.stream = nil
@@ -111,10 +114,17 @@ extension HueStreamWorker {
 }
 
 extension LightsOutput {
+    /// Hue: a byte after the painted colours that changes with `onlyChannel` (0 without), so the pacer sends when a
+    /// `lights test` moves to the next channel of the same band and colour. Empty for other outputs.
+    var hueChannelMark: [UInt8] {
+        guard hue != nil else { return [] }
+        return [onlyChannel.map { UInt8(clamping: $0 + 1) } ?? 0]
+    }
+
     /// Hands a paced frame to the Hue thread and takes its counts and problem into the status.
     func hueSend(_ bytes: [UInt8]) {
         guard let hue else { return }
-        hue.submit(bytes)
+        hue.submit(Array(bytes.prefix(9)), only: onlyChannel)
         let report = hue.report
         status.packetsSent = report.sent
         status.isFailing = report.problem != nil

@@ -16,6 +16,8 @@ final class LightsOutput {
     private var failing: Int32?
     /// Hue: the connection's own thread, which this output hands its paced frames to.
     private(set) var hue: HueStreamWorker?
+    /// Hue, `lights test`: the one channel to light.
+    var onlyChannel: Int?
 
     /// `previous` is the output this one replaces on a reload (same stream): its pacer and counts carry over,
     /// so the receiver sees one continuous stream.
@@ -47,7 +49,7 @@ final class LightsOutput {
     func advance(
         now: UInt64, scene: LightScene, arrival: UInt64, ending: Bool, endWhenDark: Bool, sequences: inout SequenceCounters
     ) -> UInt64? {
-        let bytes = paint(scene)
+        let bytes = paint(scene) + hueChannelMark
         let end = ending || (endWhenDark && !bytes.contains { $0 != 0 })
         while true {
             switch pacer.step(now: now, payload: bytes, ending: end, arrival: arrival) {

@@ -127,6 +127,7 @@ final class LightsSender {
             let (shown, shownArrival) = self.shown(delay: delay, now: now)
             let (scene, ending, endWhenDark) = self.scene(shown, arrival: shownArrival, for: offset, now: now)
             let since = ending ? now : min(shownArrival, now)
+            if case .test(let step)? = shown, let step, step.output == offset { output.onlyChannel = step.channel } else { output.onlyChannel = nil }
             note(output.advance(now: now, scene: scene, arrival: since, ending: ending, endWhenDark: endWhenDark, sequences: &sequences))
             if !stopping { note(line.nextDue(delayedBy: delay, at: now)) }
         }
