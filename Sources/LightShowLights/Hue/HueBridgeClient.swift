@@ -58,9 +58,14 @@ final class HueBridgeClient {
     /// The SHA-256 of the certificate the bridge presented on the newest connection (lowercase hex).
     var certificate: String? { pin.seen }
 
+    /// The methods the Hue API is asked with.
+    enum Method: String {
+        case get = "GET", post = "POST", put = "PUT"
+    }
+
     /// Sends `method path` with an optional JSON body and application key, waiting at most `timeout` seconds.
     func request(
-        _ method: String, _ path: String, body: [UInt8]? = nil, key: String? = nil, timeout: Double
+        _ method: Method, _ path: String, body: [UInt8]? = nil, key: String? = nil, timeout: Double
     ) throws(HueBridgeError) -> Response {
         let received = Body()
         var headers: UnsafeMutablePointer<curl_slist>? = curl.curl_slist_append(nil, "Content-Type: application/json")
@@ -69,7 +74,7 @@ final class HueBridgeClient {
         let payload = body ?? []
         let code: CURLcode = withExtendedLifetime((received, pin, payload)) {
             payload.withUnsafeBytes { bytes in
-                configure(method: method, url: base + path, headers: headers, timeout: timeout, received: received)
+                configure(url: base + path, headers: headers, timeout: timeout, received: received)
                 if body != nil {
                     _ = curl.set(handle, CURLOPT_POSTFIELDSIZE, bytes.count)
                     _ = curl.set(handle, CURLOPT_POSTFIELDS, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1))
@@ -77,7 +82,7 @@ final class HueBridgeClient {
                     _ = curl.set(handle, CURLOPT_HTTPGET, 1)
                 }
                 _ = curl.set(handle, CURLOPT_CUSTOMREQUEST, nil as UnsafeRawPointer?)
-                return method == "GET" || method == "POST" ? curl.curl_easy_perform(handle) : method.withCString { name in
+                return method != .put ? curl.curl_easy_perform(handle) : method.rawValue.withCString { name in
                     _ = curl.set(handle, CURLOPT_CUSTOMREQUEST, UnsafeRawPointer(name))
                     return curl.curl_easy_perform(handle)
                 }
@@ -101,7 +106,7 @@ final class HueBridgeClient {
     }
 
     private func configure(
-        method: String, url: String, headers: UnsafeMutablePointer<curl_slist>?, timeout: Double, received: Body
+        url: String, headers: UnsafeMutablePointer<curl_slist>?, timeout: Double, received: Body
     ) {
         let milliseconds = timeout.isFinite ? Int(min(60_000, max(100, timeout * 1000))) : 5000
         _ = url.withCString { curl.set(handle, CURLOPT_URL, UnsafeRawPointer($0)) }

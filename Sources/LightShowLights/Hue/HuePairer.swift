@@ -34,7 +34,7 @@ public struct HuePairer: Sendable {
         let pinned = try store.load(host: host, port: port)?.certificateSHA256
         let client = try HueBridgeClient(base: "https://\(address)", pinnedCertificate: pinned)
         let (key, clientKey) = try askForKeys(client, say: say)
-        let id = try call(client, "GET", "/auth/v1", key: key).applicationID ?? ""
+        let id = try call(client, .get, "/auth/v1", key: key).applicationID ?? ""
         guard let certificate = client.certificate,
               let pairing = HuePairing(applicationKey: key, clientKeyHex: clientKey, applicationID: id, certificateSHA256: certificate)
         else {
@@ -45,7 +45,7 @@ public struct HuePairer: Sendable {
         }
         try store.save(pairing, host: host, port: port)
         say("Paired with the Hue bridge at \(bridge) (certificate SHA-256 \(certificate)); stored in \(store.path(host: host, port: port))")
-        let reply = try call(client, "GET", "/clip/v2/resource/entertainment_configuration", key: key)
+        let reply = try call(client, .get, "/clip/v2/resource/entertainment_configuration", key: key)
         guard reply.status == 200 else { throw LightShowError("the bridge at \(bridge) answered HTTP \(reply.status) to the area list", exitStatus: .ioError) }
         do { return try HueEntertainmentArea.list(from: reply.body) } catch {
             throw LightShowError("the area list from \(bridge): \(error)", exitStatus: .ioError)
@@ -59,7 +59,7 @@ public struct HuePairer: Sendable {
         let deadline = MonotonicClock.seconds() + waitSeconds
         var asked = false
         while true {
-            let reply = try call(client, "POST", "/api", body: Array(body.description.utf8))
+            let reply = try call(client, .post, "/api", body: Array(body.description.utf8))
             let answer: JSONValue
             do { answer = try JSONParser.parse(reply.body) } catch {
                 throw LightShowError("the bridge at \(bridge) answered POST /api with something other than JSON (\(error))", exitStatus: .ioError)
@@ -92,7 +92,7 @@ public struct HuePairer: Sendable {
         }
     }
 
-    private func call(_ client: HueBridgeClient, _ method: String, _ path: String, body: [UInt8]? = nil, key: String? = nil) throws(LightShowError) -> HueBridgeClient.Response {
+    private func call(_ client: HueBridgeClient, _ method: HueBridgeClient.Method, _ path: String, body: [UInt8]? = nil, key: String? = nil) throws(LightShowError) -> HueBridgeClient.Response {
         do { return try client.request(method, path, body: body, key: key, timeout: 5) } catch {
             if case .certificateChanged(let pinned, let presented) = error {
                 throw LightShowError(

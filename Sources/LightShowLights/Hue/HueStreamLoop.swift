@@ -106,7 +106,7 @@ final class HueStreamLoop {
         if let streamer = area.activeStreamer, streamer != target.pairing.applicationID {
             throw .busy("another application (\(streamer)) is streaming to area \"\(area.name)\"; retrying until it lets go")
         }
-        let start = try target.request(client, "PUT", "/clip/v2/resource/entertainment_configuration/\(area.id)", body: #"{"action":"start"}"#)
+        let start = try target.request(client, .put, "/clip/v2/resource/entertainment_configuration/\(area.id)", body: #"{"action":"start"}"#)
         guard (200..<300).contains(start.status) else {
             throw .refused("the bridge refused to start area \"\(area.name)\": \(Self.errors(in: start))")
         }
@@ -142,7 +142,7 @@ final class HueStreamLoop {
         self.area = nil
         guard let client else { return }
         do {
-            let reply = try target.request(client, "PUT", "/clip/v2/resource/entertainment_configuration/\(area.id)", body: #"{"action":"stop"}"#, timeout: Self.stopTimeout)
+            let reply = try target.request(client, .put, "/clip/v2/resource/entertainment_configuration/\(area.id)", body: #"{"action":"stop"}"#, timeout: Self.stopTimeout)
             if (200..<300).contains(reply.status) {
                 logger.info("\(name): stopped area \"\(area.name)\"")
             } else {

@@ -3,7 +3,7 @@
 extension HueTarget {
     /// The configured area, found by name or id in the bridge's list.
     func area(using client: HueBridgeClient) throws(HueStreamProblem) -> HueEntertainmentArea {
-        let reply = try request(client, "GET", "/clip/v2/resource/entertainment_configuration", body: nil)
+        let reply = try request(client, .get, "/clip/v2/resource/entertainment_configuration", body: nil)
         if reply.status == 401 || reply.status == 403 {
             throw .refused("the bridge at \(bridge) refused the application key (HTTP \(reply.status)); \(pairAgain)")
         }
@@ -18,7 +18,7 @@ extension HueTarget {
     }
 
     func request(
-        _ client: HueBridgeClient, _ method: String, _ path: String, body: String?, timeout: Double = HueStreamLoop.requestTimeout
+        _ client: HueBridgeClient, _ method: HueBridgeClient.Method, _ path: String, body: String?, timeout: Double = HueStreamLoop.requestTimeout
     ) throws(HueStreamProblem) -> HueBridgeClient.Response {
         do {
             return try client.request(method, path, body: body.map { Array($0.utf8) }, key: pairing.applicationKey, timeout: timeout)
