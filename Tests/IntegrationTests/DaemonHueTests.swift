@@ -10,7 +10,7 @@ import Glibc
 /// (`openssl s_server`) that decrypts what arrives. The area is started before the stream, HueStream 2.0 messages
 /// come at 25 a second or more with moving colours, a stop sends black and stops the area, so does the daemon's
 /// exit, a peer that goes away and comes back is streamed to again, and a wrong key or a taken area is reported
-/// while the show and the other outputs go on.
+/// while the show and the other outputs go on; a reload keeps the stream or moves it.
 /// Serialized: each runs a daemon at 60 fps, and the rate is the daemon's to keep, not the machine's.
 @Suite(.serialized) struct DaemonHueTests {
     struct PairingFailed: Error {
@@ -171,6 +171,33 @@ import Glibc
         let maps = Self.mappedFiles(daemon.pid)
         #expect(maps.contains("libc.so.6"), "the maps were read")
         #expect(!maps.contains("libssl") && !maps.contains("libcurl") && !maps.contains("libcrypto.so"), "no TLS library without Hue")
+        daemon.send(signal: SIGTERM)
+        #expect(await daemon.waitForExit(timeout: 15) == 0, "\(daemon.log)")
+    }
+
+    @Test func aReloadKeepsTheStreamOrMovesItToTheNewArea() async throws {
+        let bridge = try HueBridge()
+        let peer = try DTLSPeer()
+        let state = try await Self.pair(bridge)
+        let daemon = try await Self.start(bridge, peer, state: state)
+        #expect(await OffPool.until(timeout: 30) { peer.messages.count > 20 }, "streaming: \(daemon.log)")
+
+        // Only the brightness changes: the same stream carries on, the area is not started again.
+        let file = daemon.directory.file("lightshow.toml")
+        try Self.config(bridge: bridge, peer: peer, extra: "brightness = 0.5").write(to: URL(fileURLWithPath: file))
+        let kept = try await daemon.ctl(["reload"])
+        #expect(kept.status == 0, "\(kept.stderr)")
+        let before = peer.messages.count
+        #expect(await OffPool.until(timeout: 10) { peer.messages.count > before + 20 }, "still streaming: \(daemon.log)")
+        #expect(bridge.areaActions == ["start"], "\(bridge.areaActions)")
+
+        // Another area (one the bridge doesn't have): the old stream stops its area, the new output says why it can't start.
+        try Data(String(decoding: Self.config(bridge: bridge, peer: peer), as: UTF8.self)
+            .replacingOccurrences(of: "Living room", with: "Kitchen").utf8).write(to: URL(fileURLWithPath: file))
+        let moved = try await daemon.ctl(["reload"])
+        #expect(moved.status == 0, "\(moved.stderr)")
+        #expect(await OffPool.until(timeout: 10) { bridge.areaActions.last == "stop" }, "\(bridge.areaActions) \(daemon.log)")
+        #expect(await OffPool.until(timeout: 10) { daemon.log.contains("has no entertainment area \"Kitchen\"") }, "\(daemon.log)")
         daemon.send(signal: SIGTERM)
         #expect(await daemon.waitForExit(timeout: 15) == 0, "\(daemon.log)")
     }
