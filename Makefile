@@ -30,6 +30,12 @@ BENCH_PYPI := mido==1.3.3 mir_eval==0.8.2
 BUILD_PACKAGES += libmosquitto-dev
 TEST_PACKAGES += libmosquitto-dev libmosquitto1 mosquitto mosquitto-clients
 BENCH_PACKAGES += libmosquitto-dev libmosquitto1 mosquitto mosquitto-clients
+# Philips Hue: OpenSSL's and libcurl's headers to build (both libraries are opened at run time, only for a `hue`
+# output or `lights pair-hue`); the libraries, openssl's s_server (the DTLS peer) and python3 (the stand-in bridge)
+# for the tests and the Hue benchmark.
+BUILD_PACKAGES += libssl-dev libcurl4-openssl-dev
+TEST_PACKAGES += libssl3 libcurl4 openssl
+BENCH_PACKAGES += libssl3 libcurl4 openssl
 # `make deb`: Debian's packaging tools (dpkg-buildpackage's build-essential check, debhelper, lintian).
 DEB_PACKAGES := $(BUILD_PACKAGES) build-essential dpkg-dev debhelper lintian
 # `make test-deb`: a Debian root made by debootstrap, booted with systemd-nspawn (scripts/systemd-container.sh).

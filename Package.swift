@@ -52,6 +52,10 @@ let package = Package(
         // libmosquitto's client API, for MQTT (Home Assistant). Headers only: the library is opened at run time
         // (MosquittoLibrary), only when `[mqtt] broker` is set.
         .systemLibrary(name: "CMosquitto", path: "Sources/C/CMosquitto", providers: [.apt(["libmosquitto-dev"])]),
+        // OpenSSL (DTLS 1.2 with a pre-shared key) and libcurl (HTTPS), for Philips Hue. Headers only: both are opened
+        // at run time (OpenSSLLibrary, CurlLibrary), only when a `hue` output is configured or a bridge is paired.
+        .systemLibrary(name: "COpenSSL", path: "Sources/C/COpenSSL", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CCurl", path: "Sources/C/CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // sd-bus: the session bus, for MPRIS players.
         .systemLibrary(name: "CSystemd", path: "Sources/C/CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
 
@@ -78,10 +82,14 @@ let package = Package(
             dependencies: ["LightShowCore", "LightShowSystem", "CSndfile", "CALSA", "CPulse", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
-        // Network light outputs: DDP (WLED), sACN/E1.31 and Art-Net packets, layouts, the paced sender thread.
+        // Network light outputs: DDP (WLED), sACN/E1.31 and Art-Net packets, layouts, the paced sender thread; Philips
+        // Hue's Entertainment API (pairing over HTTPS, HueStream over DTLS) on threads of their own.
         .target(
             name: "LightShowLights",
-            dependencies: ["LightShowCore", "LightShowSystem", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "LightShowCore", "LightShowSystem", "LightShowControl", "COpenSSL", "CCurl",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict
         ),
         // Framebuffer, rasterizer, PNG and terminal encoders.
@@ -198,7 +206,7 @@ let package = Package(
         .testTarget(name: "LightShowEngineTests", dependencies: ["LightShowEngine", "LightShowAudio", "LightShowNowPlaying", "LightShowSystem", "TestSupport"]),
         .testTarget(name: "LightShowControlTests", dependencies: ["LightShowControl", "LightShowSystem", "TestSupport"]),
         // Packets byte for byte, layouts, pacing; DDP at a receiver socket; sACN and Art-Net at a real OLA.
-        .testTarget(name: "LightShowLightsTests", dependencies: ["LightShowLights", "LightShowSystem", "TestSupport"]),
+        .testTarget(name: "LightShowLightsTests", dependencies: ["LightShowLights", "LightShowSystem", "LightShowControl", "TestSupport"]),
         .testTarget(name: "LightShowDaemonTests", dependencies: ["LightShowDaemon", "LightShowEngine", "LightShowAudio", "LightShowNowPlaying", "LightShowSystem", "LightShowControl", "TestSupport", .product(name: "Logging", package: "swift-log"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
         // Discovery payloads, commands and the latest-value store; the connection against a real mosquitto.
         .testTarget(name: "LightShowMQTTTests", dependencies: ["LightShowMQTT", "LightShowControl", "LightShowSystem", "TestSupport", .product(name: "Logging", package: "swift-log")]),

@@ -167,6 +167,12 @@ final class SectionReader {
         value(key) != nil
     }
 
+    /// Whether the file sets `key`, without marking it known: for tables whose keys are open-ended (ids), so only
+    /// the ones present count as known and the others stay unknown.
+    func isSet(_ key: String) -> Bool {
+        table[key] != nil
+    }
+
     /// Warns about every key nobody asked for, with the closest known key as a suggestion.
     func finish() {
         // TOMLKit's `keys` leaks its C array on every call (about 50 bytes a key, found by the config fuzzer's leak

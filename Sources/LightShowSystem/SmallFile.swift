@@ -53,6 +53,31 @@ public struct SmallFile: Sendable {
         return true
     }
 
+    /// Writes the file holding `contents`, replacing what is there: under a temporary name opened with
+    /// O_EXCL | O_NOFOLLOW, synced, then renamed into place, so a reader sees the old file or the whole new one
+    /// and a symlink planted at the temporary name is never followed. The temporary file is removed on every
+    /// failure. Missing parent directories are made with mode 0700.
+    public func replace(_ contents: [UInt8], mode: UInt32 = 0o600) throws(SystemCallError) {
+        try Self.makeDirectories(parentOf: path)
+        let temporary = "\(path).\(getpid()).tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
+        guard fd >= 0 else { throw SystemCallError("create \(temporary)") }
+        do throws(SystemCallError) {
+            let outcome = try FileDescriptorIO.writeAll(fd, contents)
+            guard outcome == .complete, fsync(fd) == 0 else { throw SystemCallError("write \(temporary)", code: EIO) }
+        } catch {
+            close(fd)
+            unlink(temporary)
+            throw error
+        }
+        close(fd)
+        guard rename(temporary, path) == 0 else {
+            let failure = SystemCallError("rename to \(path)")
+            unlink(temporary)
+            throw failure
+        }
+    }
+
     /// `mkdir -p` of the directory holding `path`.
     private static func makeDirectories(parentOf path: String) throws(SystemCallError) {
         var prefix = path.hasPrefix("/") ? "" : "."

@@ -36,6 +36,13 @@ public final class UDPSocket: Sendable {
         guard result == 0 else { throw SystemCallError("bind \(address)") }
     }
 
+    /// Connects to `address`: datagrams then go only there, and the kernel reports an unreachable peer (ICMP) as
+    /// ECONNREFUSED on the next send or receive, which is how a stream over it learns the peer went away.
+    public func connect(to address: InternetAddress) throws(SystemCallError) {
+        let result = address.withSockaddr { Glibc.connect(fd, $0, $1) }
+        guard result == 0 else { throw SystemCallError("connect \(address)") }
+    }
+
     /// The address the socket is bound to (the kernel's choice of port after binding to port 0).
     public func localAddress() throws(SystemCallError) -> InternetAddress {
         var storage = sockaddr_storage()

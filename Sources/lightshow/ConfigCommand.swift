@@ -2,8 +2,14 @@ import ArgumentParser
 import LightShowAudio
 import LightShowConfig
 import LightShowCore
+import LightShowLights
 import LightShowSystem
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -46,8 +52,12 @@ struct ConfigCheckCommand: AsyncParsableCommand {
             for diagnostic in report.diagnostics {
                 print(diagnostic.formatted(file: path))
             }
-            guard !report.hasErrors else {
-                let count = report.errors.count
+            var errors = report.errors.count
+            if !report.hasErrors, report.configuration.lights.contains(where: { $0.networkProtocol == .hue }) {
+                errors += try await checkHue(report.configuration.lights, path: path)
+            }
+            guard errors == 0 else {
+                let count = errors
                 print("\(path): \(count) error\(count == 1 ? "" : "s")")
                 throw ExitCode(ExitStatus.config.rawValue)
             }
@@ -56,6 +66,18 @@ struct ConfigCheckCommand: AsyncParsableCommand {
             }
             print("\(path): OK")
         }
+    }
+
+    /// Hue outputs: the pairing, and the area and channels on the bridge when it answers. The number of errors.
+    private func checkHue(_ lights: [LightOutputSettings], path: String) async throws -> Int {
+        let state = LightsStateDirectory.path(environment: ProcessInfo.processInfo.environment)
+        let problems = try await DedicatedThread.run(name: "ls-hue-check") { () throws(LightShowError) in
+            HueConfigCheck.problems(in: lights, stateDirectory: state)
+        }
+        for problem in problems {
+            print("\(path): \(problem.isError ? "error" : "warning"): \(problem.keyPath): \(problem.message)")
+        }
+        return problems.count { $0.isError }
     }
 }
 

@@ -16,15 +16,15 @@ import Glibc
 struct LightsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lights",
-        abstract: "Check the network lights configured as [[lights]] (WLED/DDP, sACN, Art-Net).",
-        subcommands: [LightsTestCommand.self, LightsMeasureCommand.self]
+        abstract: "Check the network lights configured as [[lights]] (WLED/DDP, sACN, Art-Net, Hue); pair a Hue bridge.",
+        subcommands: [LightsTestCommand.self, LightsPairHueCommand.self, LightsMeasureCommand.self]
     )
 }
 
 struct LightsTestCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "test",
-        abstract: "Light each configured fixture or strip segment in turn, in its band's colour then white.",
+        abstract: "Light each configured fixture, strip segment or Hue channel in turn, in its band's colour then white.",
         discussion: """
         For checking the wiring: each output's bass, mid and treble part lights for --step in its band's colour, \
         then in white, while everything else stays black. At the end (or on Ctrl-C) every light goes black and \
@@ -72,10 +72,10 @@ struct LightsTestCommand: AsyncParsableCommand {
 
     /// Shows every step on a thread of its own (the waits block), then black; Ctrl-C or SIGTERM cuts it short.
     private func walk(_ lights: [LightOutputSettings], configuration: Configuration, seconds: Double) throws(LightShowError) {
+        let stateDirectory = LightsStateDirectory.path(environment: ProcessInfo.processInfo.environment)
         let outputs = try LightsOutputs(
             settings: lights, bands: configuration.bands, background: configuration.background,
-            stateDirectory: LightsStateDirectory.path(environment: ProcessInfo.processInfo.environment),
-            logger: Logger(label: "lightshow.lights")
+            stateDirectory: stateDirectory, logger: Logger(label: "lightshow.lights")
         )
         let interrupted: WakeSignal
         do { interrupted = try WakeSignal() } catch { throw LightShowError("lights: \(error)", exitStatus: .ioError) }
@@ -84,12 +84,20 @@ struct LightsTestCommand: AsyncParsableCommand {
         let wait = Duration.milliseconds(Int64((seconds * 1000).rounded()))
         var cut = false
         steps: for (offset, entry) in lights.enumerated() {
+            // A Hue area's channels light one at a time, as its bridge lists them.
+            let area = entry.networkProtocol == .hue ? try HueConfigCheck.area(for: entry, stateDirectory: stateDirectory) : nil
             for band in Band.allCases {
-                for (label, color) in [("colour", configuration.bands[band].color), ("white", RGBColor.white)] {
-                    print("\(entry.displayName(index: offset + 1)) \(band.rawValue) (\(entry.place(of: band))): \(label) \(color.hex)")
-                    outputs.showTest(LightsTestStep(output: offset, band: band, color: color))
-                    cut = interrupted.wait(for: wait)
-                    if cut { break steps }
+                let channels: [HueEntertainmentArea.Channel?] = area.map { area in
+                    area.channels.filter { HueEntertainmentArea.band(of: $0, overrides: entry.channelBands) == band }
+                } ?? [nil]
+                for channel in channels {
+                    let place = channel.map { "channel \($0.id) at x \(String(format2: $0.x))" } ?? entry.place(of: band)
+                    for (label, color) in [("colour", configuration.bands[band].color), ("white", RGBColor.white)] {
+                        print("\(entry.displayName(index: offset + 1)) \(band.rawValue) (\(place)): \(label) \(color.hex)")
+                        outputs.showTest(LightsTestStep(output: offset, band: band, color: color, channel: channel?.id))
+                        cut = interrupted.wait(for: wait)
+                        if cut { break steps }
+                    }
                 }
             }
         }
@@ -141,10 +149,14 @@ struct LightsMeasureCommand: AsyncParsableCommand {
             let count = script?.count ?? Int((seconds * fps).rounded())
             let stop = script.map { Double($0.count) / fps } ?? stopAfter.map { min($0, seconds) }
             try await DedicatedThread.run(name: "ls-lights") { () throws(LightShowError) in
-                // `[output] delay` too, as the show applies it: the benchmark measures the sync offset this way.
+                // `[output] delay` too, as the show applies it: the benchmark measures the sync offset this way. The state
+                // directory only for Hue pairings (no sACN CID is stored by a measurement).
+                let hue = configuration.lights.contains { $0.networkProtocol == .hue }
                 let outputs = try LightsOutputs(
                     settings: configuration.lights, bands: configuration.bands, background: configuration.background,
-                    output: configuration.output, stateDirectory: nil, logger: Logger(label: "lightshow.lights")
+                    output: configuration.output,
+                    stateDirectory: hue ? LightsStateDirectory.path(environment: ProcessInfo.processInfo.environment) : nil,
+                    logger: Logger(label: "lightshow.lights")
                 )
                 let period = UInt64((1e9 / fps).rounded())
                 let start = MonotonicClock.now() &+ 50_000_000

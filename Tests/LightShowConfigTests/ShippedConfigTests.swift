@@ -23,8 +23,8 @@ import TestSupport
         #expect(report.configuration == Configuration.defaults)
     }
 
-    /// The file with its commented `[[lights]]` example uncommented: the lines from `# [[lights]]` up to the first
-    /// line that isn't a comment.
+    /// The file with its commented `[[lights]]` examples uncommented: the lines from each `# [[lights]]` up to the
+    /// first line that isn't a comment.
     var textWithExample: String {
         var lines: [String] = []
         var inExample = false
@@ -54,7 +54,11 @@ import TestSupport
         expected.layout = .strip
         expected.pixels = 30
         expected.gamma = LightOutputSettings.defaultGamma(.sacn, .strip)
-        #expect(report.configuration.lights == [expected])
+        // The Hue example's two required values.
+        var hue = LightOutputSettings(protocol: .hue)
+        hue.address = "192.168.1.30"
+        hue.area = "Living room"
+        #expect(report.configuration.lights == [expected, hue])
         #expect(textWithExample.contains("\n[[lights]]\nprotocol = "))
     }
 

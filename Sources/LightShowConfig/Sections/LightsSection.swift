@@ -35,18 +35,23 @@ enum LightsSection: ConfigSection {
     /// Reads one entry and appends it when it is valid. Every key is read even after an error, so one pass
     /// reports every problem and no key is taken for unknown.
     static func read(_ entry: SectionReader, into configuration: inout Configuration) {
-        let choices = "\"ddp\", \"sacn\" or \"artnet\""
+        let choices = "\"ddp\", \"sacn\", \"artnet\" or \"hue\""
         let networkProtocol = entry.parsed("protocol", expected: choices, LightOutputSettings.NetworkProtocol.init(rawValue:))
         if !entry.contains("protocol") { entry.error("protocol", "required: \(choices)") }
         let errorsBefore = entry.errorCount
         var settings = LightOutputSettings(protocol: networkProtocol ?? .ddp)
-        readDestination(entry, into: &settings, known: networkProtocol != nil)
-        readLayout(entry, into: &settings, known: networkProtocol != nil)
+        // Hue reads its own keys; the others' are unknown there.
+        if networkProtocol == .hue {
+            HueLightsKeys.read(entry, into: &settings)
+        } else {
+            readDestination(entry, into: &settings, known: networkProtocol != nil)
+            readLayout(entry, into: &settings, known: networkProtocol != nil)
+            readSACN(entry, into: &settings)
+        }
         entry.number("fps", in: 1...120).assign(to: &settings.framesPerSecond)
         entry.number("brightness", in: 0...1).assign(to: &settings.brightness)
         entry.number("gamma", in: 1...3).assign(to: &settings.gamma)
         entry.number("delay", in: 0...OutputSettings.maximumDelayMilliseconds).assign(to: &settings.delayMilliseconds)
-        readSACN(entry, into: &settings)
         entry.plainText("name", maximumBytes: 64).assign(to: &settings.name)
         if networkProtocol != nil, entry.errorCount == errorsBefore {
             configuration.lights.append(settings)
@@ -71,7 +76,7 @@ enum LightsSection: ConfigSection {
         switch networkProtocol {
         case .sacn: entry.integer("universe", in: 1...63999).assign(to: &settings.universe)
         case .artnet: entry.integer("universe", in: 0...32767).assign(to: &settings.universe)
-        case .ddp: unused(entry, "universe", "is not used by ddp", when: known)
+        case .ddp, .hue: unused(entry, "universe", "is not used by ddp", when: known)
         }
     }
 

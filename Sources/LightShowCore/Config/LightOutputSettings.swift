@@ -8,17 +8,20 @@ public struct LightOutputSettings: Equatable, Sendable {
         case sacn
         /// Art-Net ArtDmx: DMX over UDP, unicast to the node.
         case artnet
+        /// Philips Hue's Entertainment API: an area of a bridge, streamed over DTLS.
+        case hue
 
         public var defaultPort: Int {
             switch self {
             case .ddp: 4048
             case .sacn: 5568
             case .artnet: 6454
+            case .hue: 443
             }
         }
 
         /// sACN and Art-Net carry one DMX universe of 512 channels.
-        public var isDMX: Bool { self != .ddp }
+        public var isDMX: Bool { self == .sacn || self == .artnet }
     }
 
     public enum Layout: String, CaseIterable, Sendable {
@@ -57,20 +60,26 @@ public struct LightOutputSettings: Equatable, Sendable {
     public var delayMilliseconds = 0.0
     /// Shown in status and logs; "" uses `lights[N]`.
     public var name = ""
+    /// Hue: the entertainment area's name or id.
+    public var area = ""
+    /// Hue: the bridge's DTLS port for the stream (`port` is its HTTPS port).
+    public var streamPort = 2100
+    /// Hue: bands chosen by channel id; the other channels follow a band by their position.
+    public var channelBands: [Int: Band] = [:]
 
     public init(protocol networkProtocol: NetworkProtocol) {
         self.networkProtocol = networkProtocol
         port = networkProtocol.defaultPort
         universe = networkProtocol == .sacn ? 1 : 0
-        layout = networkProtocol.isDMX ? .fixtures : .strip
+        layout = networkProtocol == .ddp ? .strip : .fixtures
         // A full DMX universe refreshes at most about 44 times a second; pixel controllers take more.
-        framesPerSecond = networkProtocol.isDMX ? 44 : 60
+        framesPerSecond = networkProtocol.isDMX ? 44 : networkProtocol == .hue ? 50 : 60
         gamma = Self.defaultGamma(networkProtocol, layout)
     }
 
-    /// 2.2 for bare LEDs (strips, DDP); 1.0 for DMX fixtures, which apply their own dimmer curve.
+    /// 2.2 for bare LEDs (strips, DDP); 1.0 for DMX fixtures and Hue lamps, which apply their own dimming curve.
     public static func defaultGamma(_ networkProtocol: NetworkProtocol, _ layout: Layout) -> Double {
-        networkProtocol.isDMX && layout == .fixtures ? 1.0 : 2.2
+        networkProtocol == .hue || networkProtocol.isDMX && layout == .fixtures ? 1.0 : 2.2
     }
 
     /// Largest strip a DMX universe holds from `start`: three channels a pixel.

@@ -72,11 +72,14 @@ public final class DaemonService: Service, Sendable {
         socketPath = try ControlSocketPath.resolve(configured: configuration.control.socket, environment: environment)
         state = DaemonState(configuration: configuration)
         supervisor = CaptureSupervisor(state: state, framesPerSecond: framesPerSecond, metrics: metrics.engine, logger: logger)
+        // At the daemon's level, as MQTT and the web: a stream lost and back again is logged at notice.
+        var lightsLogger = Logger(label: "lightshow.lights")
+        lightsLogger.logLevel = logger.logLevel
         lights = try LightsOutputs(
             settings: configuration.lights, bands: configuration.bands.dimmed(by: configuration.scene.brightness),
             background: configuration.background.dimmed(by: configuration.scene.brightness),
             output: configuration.output, stateDirectory: LightsStateDirectory.path(environment: environment),
-            logger: Logger(label: "lightshow.lights")
+            logger: lightsLogger
         )
         notifier = SystemdNotifier(environment: environment)
         var mqttLogger = Logger(label: "lightshow.mqtt")

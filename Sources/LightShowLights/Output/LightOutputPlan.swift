@@ -12,16 +12,19 @@ struct LightOutputPlan: Sendable {
     let settings: LightOutputSettings
     let destination: InternetAddress
     let socket: UDPSocket
+    /// Hue: the bridge, pairing and area (the destination is its DTLS stream port).
+    var hue: HueTarget?
 
     var name: String { settings.displayName(index: index) }
 
     /// What shares a sequence counter: one universe (or DDP display) at one address.
     var key: DestinationKey {
-        DestinationKey(networkProtocol: settings.networkProtocol, destination: destination, universe: settings.universe)
+        DestinationKey(networkProtocol: settings.networkProtocol, destination: destination, universe: settings.universe, area: settings.area)
     }
 
     /// `sacn 239.255.0.1:5568 universe 1`, `ddp 127.0.0.1:4048`.
     var destinationText: String {
+        if let hue { return "hue \(hue.bridge) area \"\(settings.area)\"" }
         let text = "\(settings.networkProtocol.rawValue) \(destination)"
         return settings.networkProtocol.isDMX ? text + " universe \(settings.universe)" : text
     }
@@ -32,26 +35,29 @@ struct DestinationKey: Hashable, Sendable {
     let networkProtocol: LightOutputSettings.NetworkProtocol
     let destination: InternetAddress
     let universe: Int
+    /// Hue: the entertainment area (one bridge streams one area at a time, but a config may name several).
+    let area: String
 }
 
 /// Turns `[[lights]]` settings into plans: resolves hosts (sACN without an address: the universe's multicast
 /// group) and opens one non-blocking socket per output.
 enum LightOutputPlanner {
     /// Plans for every entry; an unresolvable host is a config error (exit 78) naming the entry.
-    static func plans(for settings: [LightOutputSettings]) throws(LightShowError) -> [LightOutputPlan] {
-        try plans(for: settings, resolve: resolve) { path, error throws(LightShowError) in
+    static func plans(for settings: [LightOutputSettings], stateDirectory: String? = nil) throws(LightShowError) -> [LightOutputPlan] {
+        let planned = try plans(for: settings, resolve: resolve) { path, error throws(LightShowError) in
             throw LightShowError("\(path): \(error)", exitStatus: .config)
         }
+        return try planned.map { plan throws(LightShowError) in try HueTarget.attach(to: plan, stateDirectory: stateDirectory) }
     }
 
     /// Plans for a reload. A host that no longer resolves keeps the address it had (logged through `failed`);
     /// a new entry whose host doesn't resolve is left out until a later reload.
     static func replans(
-        for settings: [LightOutputSettings], previous: [LightOutputPlan],
+        for settings: [LightOutputSettings], previous: [LightOutputPlan], stateDirectory: String? = nil,
         resolve: (LightOutputSettings) throws(AddressResolutionError) -> InternetAddress = LightOutputPlanner.resolve,
         failed: (String) -> Void
     ) throws(LightShowError) -> [LightOutputPlan] {
-        try plans(for: settings, resolve: resolve) { path, error in
+        let planned = try plans(for: settings, resolve: resolve) { path, error in
             let entry = settings[path.index - 1]
             let old = previous.first { old in
                 old.settings.address == entry.address && old.settings.port == entry.port
@@ -63,6 +69,13 @@ enum LightOutputPlanner {
             }
             failed("\(path): \(error); keeping \(old.destination)")
             return old.destination
+        }
+        // A Hue output whose pairing can't be read stays off until a reload finds it.
+        return planned.compactMap { plan in
+            do throws(LightShowError) { return try HueTarget.attach(to: plan, stateDirectory: stateDirectory) } catch {
+                failed("lights[\(plan.index)]: \(error.message); this output stays off until a reload finds it")
+                return nil
+            }
         }
     }
 
@@ -95,7 +108,7 @@ enum LightOutputPlanner {
 
     /// The output's address: the host (looked up), or for sACN without one, the universe's multicast group.
     static func resolve(_ settings: LightOutputSettings) throws(AddressResolutionError) -> InternetAddress {
-        let port = UInt16(clamping: settings.port)
+        let port = UInt16(clamping: settings.networkProtocol == .hue ? settings.streamPort : settings.port)
         if settings.networkProtocol == .sacn, settings.address.isEmpty {
             let group = SACNPacket.multicastGroup(universe: settings.universe)
             guard let address = InternetAddress(ipv4: group, port: port) else {

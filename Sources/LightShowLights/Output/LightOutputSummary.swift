@@ -5,6 +5,7 @@ public import LightShowCore
 extension LightOutputSettings {
     /// `sacn 239.255.0.1:5568 universe 1 (multicast), fixtures, 44 fps`.
     public var summary: String {
+        if networkProtocol == .hue { return hueSummary }
         var text = networkProtocol.rawValue + " "
         if networkProtocol == .sacn, address.isEmpty {
             text += "\(SACNPacket.multicastGroup(universe: universe)):\(port) (multicast)"
@@ -14,13 +15,17 @@ extension LightOutputSettings {
         if networkProtocol.isDMX { text += " universe \(universe)" }
         text += ", \(layout.rawValue)"
         if layout == .strip { text += " of \(pixels) pixels" }
-        let fps = framesPerSecond == framesPerSecond.rounded() && abs(framesPerSecond) < 1e6
-            ? String(Int(framesPerSecond)) : String(framesPerSecond)
-        return text + ", \(fps) fps"
+        return text + ", \(framesPerSecondText) fps"
+    }
+
+    /// `44`, or `12.5`.
+    var framesPerSecondText: String {
+        framesPerSecond == framesPerSecond.rounded() && abs(framesPerSecond) < 1e6 ? String(Int(framesPerSecond)) : String(framesPerSecond)
     }
 
     /// Where `band` shows: `channels 1-3`, `pixel 2`, `pixels 51-100` (DMX channels and pixels count from 1).
     public func place(of band: Band) -> String {
+        if networkProtocol == .hue { return huePlace(of: band) }
         let part = StripSegments(pixels: layout == .strip ? pixels : 3).range(of: band)
         if networkProtocol.isDMX {
             return "channels \(start + part.lowerBound * 3)-\(start + part.upperBound * 3 - 1)"

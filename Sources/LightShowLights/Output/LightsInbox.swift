@@ -7,11 +7,14 @@ public struct LightsTestStep: Sendable, Equatable {
     public var output: Int
     public var band: Band
     public var color: RGBColor
+    /// Hue: the one channel of the area to light (it follows `band`); nil lights every channel of the band.
+    public var channel: Int?
 
-    public init(output: Int, band: Band, color: RGBColor) {
+    public init(output: Int, band: Band, color: RGBColor, channel: Int? = nil) {
         self.output = output
         self.band = band
         self.color = color
+        self.channel = channel
     }
 }
 

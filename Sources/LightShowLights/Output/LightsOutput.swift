@@ -11,9 +11,13 @@ final class LightsOutput {
     private let cid: ComponentIdentifier
     private let logger: Logger
     private(set) var pacer: OutputPacer
-    private(set) var status: LightOutputStatus
+    var status: LightOutputStatus
     private var painted: (scene: LightScene, bytes: [UInt8])?
     private var failing: Int32?
+    /// Hue: the connection's own thread, which this output hands its paced frames to.
+    private(set) var hue: HueStreamWorker?
+    /// Hue, `lights test`: the one channel to light.
+    var onlyChannel: Int?
 
     /// `previous` is the output this one replaces on a reload (same stream): its pacer and counts carry over,
     /// so the receiver sees one continuous stream.
@@ -33,6 +37,7 @@ final class LightsOutput {
             self.pacer = pacer
             status = LightOutputStatus(name: plan.name, destination: plan.destinationText)
         }
+        hue = HueStreamWorker.forOutput(plan, previous: previous, logger: logger)
     }
 
     var isLive: Bool { pacer.isLive }
@@ -44,7 +49,7 @@ final class LightsOutput {
     func advance(
         now: UInt64, scene: LightScene, arrival: UInt64, ending: Bool, endWhenDark: Bool, sequences: inout SequenceCounters
     ) -> UInt64? {
-        let bytes = paint(scene)
+        let bytes = paint(scene) + hueChannelMark
         let end = ending || (endWhenDark && !bytes.contains { $0 != 0 })
         while true {
             switch pacer.step(now: now, payload: bytes, ending: end, arrival: arrival) {
@@ -52,6 +57,7 @@ final class LightsOutput {
                 transmit(bytes, terminated: false, sequences: &sequences)
                 status.isSending = true
             case .terminate:
+                hue?.end()
                 if plan.settings.networkProtocol == .sacn {
                     for _ in 0..<3 { transmit(bytes, terminated: true, sequences: &sequences) }
                 }
@@ -84,6 +90,9 @@ final class LightsOutput {
             )]
         case .artnet:
             packets = [ArtDmxPacket.dmx(portAddress: UInt16(clamping: settings.universe), sequence: sequence, data: bytes)]
+        case .hue:
+            hueSend(bytes)
+            return
         }
         for packet in packets {
             if let error = plan.socket.send(packet, to: plan.destination) {

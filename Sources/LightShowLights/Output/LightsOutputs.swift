@@ -16,6 +16,8 @@ public final class LightsOutputs: ShowSink {
     /// The plans now running: a reload that can't resolve a host keeps that host's old address.
     private let plans: Locked<[LightOutputPlan]>
     private let logger: Logger
+    /// Where Hue pairings are read from on reload.
+    private let stateDirectory: String?
     /// Told, on the sender thread, when what `status` puts in STATUS= changes (not the packet counts).
     public let statusChanges = Announcer()
 
@@ -37,7 +39,7 @@ public final class LightsOutputs: ShowSink {
         settings: [LightOutputSettings], bands: BandsSettings, background: BackgroundSettings,
         output: OutputSettings = OutputSettings(), stateDirectory: String?, logger: Logger, staleAfter: UInt64
     ) throws(LightShowError) {
-        let plans = try LightOutputPlanner.plans(for: settings)
+        let plans = try LightOutputPlanner.plans(for: settings, stateDirectory: stateDirectory)
         // Loaded even without sACN outputs when there is a state directory: a reload may add one.
         let needsCID = stateDirectory != nil || settings.contains { $0.networkProtocol == .sacn }
         let cid = needsCID ? ComponentIdentifier.persistent(in: stateDirectory, logger: logger) : ComponentIdentifier.random()
@@ -53,6 +55,7 @@ public final class LightsOutputs: ShowSink {
         self.inbox = inbox
         self.plans = Locked(plans)
         self.logger = logger
+        self.stateDirectory = stateDirectory
         let palette = LightPalette(bands: bands, background: background)
         let delay = Self.nanoseconds(output.delayMilliseconds)
         try DedicatedThread.start(name: "ls-lights-send") { [wake, done, statusChanges] in
@@ -85,7 +88,7 @@ public final class LightsOutputs: ShowSink {
     /// Looks host names up, which can block on DNS: call it from the reload path, not with the engine's lock held.
     public func reconfigure(_ configuration: Configuration) throws(LightShowError) {
         let previous = plans.current
-        let new = try LightOutputPlanner.replans(for: configuration.lights, previous: previous) { problem in
+        let new = try LightOutputPlanner.replans(for: configuration.lights, previous: previous, stateDirectory: stateDirectory) { problem in
             logger.error("reload: \(problem)")
         }
         plans.withLock { $0 = new }
@@ -123,7 +126,7 @@ public final class LightsOutputs: ShowSink {
         if first { wake.signal() }
         guard waiting else { return }
         // Never consumed: every later call returns at once.
-        _ = done.wait(for: .nanoseconds(Int64(LightsSender.shutdownLimit)) + .milliseconds(500))
+        _ = done.wait(for: .nanoseconds(Int64(LightsSender.shutdownLimit + LightsSender.hueStopLimit)) + .milliseconds(500))
     }
 
     private static func nanoseconds(_ milliseconds: Double) -> UInt64 {

@@ -16,6 +16,8 @@ final class LightsSender {
     private let staleAfter: UInt64
     /// Longest a shutdown waits for the black and stream-terminated packets.
     static let shutdownLimit: UInt64 = 2_000_000_000
+    /// Longest a shutdown then waits for Hue outputs to stop their areas.
+    static let hueStopLimit: UInt64 = 1_500_000_000
 
     private let inbox: Locked<LightsInbox>
     private let wake: WakeSignal
@@ -77,6 +79,10 @@ final class LightsSender {
             var descriptor = pollfd(fd: wake.readFD, events: Int16(POLLIN), revents: 0)
             _ = Poll.wait(&descriptor, count: 1, until: deadline)
         }
+        let workers = (outputs + retiring).compactMap(\.hue)
+        for worker in workers { worker.close() }
+        let hueDeadline = MonotonicClock.now() &+ Self.hueStopLimit
+        for worker in workers { worker.waitClosed(until: hueDeadline) }
     }
 
     private func takeInbox() {
@@ -121,6 +127,7 @@ final class LightsSender {
             let (shown, shownArrival) = self.shown(delay: delay, now: now)
             let (scene, ending, endWhenDark) = self.scene(shown, arrival: shownArrival, for: offset, now: now)
             let since = ending ? now : min(shownArrival, now)
+            if case .test(let step)? = shown, let step, step.output == offset { output.onlyChannel = step.channel } else { output.onlyChannel = nil }
             note(output.advance(now: now, scene: scene, arrival: since, ending: ending, endWhenDark: endWhenDark, sequences: &sequences))
             if !stopping { note(line.nextDue(delayedBy: delay, at: now)) }
         }

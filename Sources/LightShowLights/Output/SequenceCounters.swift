@@ -13,7 +13,7 @@ struct SequenceCounters {
         switch key.networkProtocol {
         case .ddp: next = previous >= 15 ? 1 : previous + 1
         case .artnet: next = previous == 255 ? 1 : previous + 1
-        case .sacn: next = last[key] == nil ? 0 : previous &+ 1
+        case .sacn, .hue: next = last[key] == nil ? 0 : previous &+ 1
         }
         last[key] = next
         return next
