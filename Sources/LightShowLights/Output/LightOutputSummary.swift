@@ -5,6 +5,7 @@ public import LightShowCore
 extension LightOutputSettings {
     /// `sacn 239.255.0.1:5568 universe 1 (multicast), fixtures, 44 fps`.
     public var summary: String {
+        if networkProtocol == .wledSync { return audioSyncSummary }
         var text = networkProtocol.rawValue + " "
         if networkProtocol == .sacn, address.isEmpty {
             text += "\(SACNPacket.multicastGroup(universe: universe)):\(port) (multicast)"
@@ -14,9 +15,20 @@ extension LightOutputSettings {
         if networkProtocol.isDMX { text += " universe \(universe)" }
         text += ", \(layout.rawValue)"
         if layout == .strip { text += " of \(pixels) pixels" }
-        let fps = framesPerSecond == framesPerSecond.rounded() && abs(framesPerSecond) < 1e6
+        return text + ", \(framesPerSecondText) fps"
+    }
+
+    /// `wled-sync 239.0.0.1:11988 (multicast), 16-channel GEQ, 50 fps`.
+    private var audioSyncSummary: String {
+        let parts = address.split(separator: ".", omittingEmptySubsequences: false).compactMap { Int($0) }
+        let multicast = parts.count == 4 && (224...239).contains(parts[0]) ? " (multicast)" : ""
+        let host = address.contains(":") ? "[\(address)]" : address
+        return "wled-sync \(host):\(port)\(multicast), 16-channel GEQ, \(framesPerSecondText) fps"
+    }
+
+    private var framesPerSecondText: String {
+        framesPerSecond == framesPerSecond.rounded() && abs(framesPerSecond) < 1e6
             ? String(Int(framesPerSecond)) : String(framesPerSecond)
-        return text + ", \(fps) fps"
     }
 
     /// Where `band` shows: `channels 1-3`, `pixel 2`, `pixels 51-100` (DMX channels and pixels count from 1).

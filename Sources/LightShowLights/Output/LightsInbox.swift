@@ -7,11 +7,14 @@ public struct LightsTestStep: Sendable, Equatable {
     public var output: Int
     public var band: Band
     public var color: RGBColor
+    /// WLED audio sync: the GEQ channel (0…15) to light, in place of the band.
+    public var channel: Int?
 
-    public init(output: Int, band: Band, color: RGBColor) {
+    public init(output: Int, band: Band, color: RGBColor, channel: Int? = nil) {
         self.output = output
         self.band = band
         self.color = color
+        self.channel = channel
     }
 }
 

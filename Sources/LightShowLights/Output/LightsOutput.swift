@@ -13,6 +13,8 @@ final class LightsOutput {
     private(set) var pacer: OutputPacer
     private(set) var status: LightOutputStatus
     private var painted: (scene: LightScene, bytes: [UInt8])?
+    /// WLED audio sync only: paints the packet body in place of `painter`.
+    private var syncPainter: AudioSyncPainter?
     private var failing: Int32?
 
     /// `previous` is the output this one replaces on a reload (same stream): its pacer and counts carry over,
@@ -22,7 +24,8 @@ final class LightsOutput {
         painter = LightPainter(settings: plan.settings, background: background)
         self.cid = cid
         self.logger = logger
-        let pacer = OutputPacer(framesPerSecond: plan.settings.framesPerSecond)
+        let pacer = OutputPacer(settings: plan.settings)
+        if plan.settings.networkProtocol == .wledSync { syncPainter = previous?.syncPainter ?? AudioSyncPainter() }
         if let previous {
             self.pacer = pacer.continuing(previous.pacer)
             status = previous.status
@@ -47,9 +50,10 @@ final class LightsOutput {
         let bytes = paint(scene)
         let end = ending || (endWhenDark && !bytes.contains { $0 != 0 })
         while true {
-            switch pacer.step(now: now, payload: bytes, ending: end, arrival: arrival) {
+            switch pacer.step(now: now, payload: bytes, ending: end, arrival: arrival, urgent: syncPainter?.hasBeat ?? false) {
             case .send:
                 transmit(bytes, terminated: false, sequences: &sequences)
+                syncPainter?.sent()
                 status.isSending = true
             case .terminate:
                 if plan.settings.networkProtocol == .sacn {
@@ -63,6 +67,10 @@ final class LightsOutput {
     }
 
     private func paint(_ scene: LightScene) -> [UInt8] {
+        if var sync = syncPainter {
+            defer { syncPainter = sync }
+            return sync.paint(scene)
+        }
         if let painted, painted.scene == scene { return painted.bytes }
         let bytes = painter.paint(scene)
         painted = (scene, bytes)
@@ -84,6 +92,8 @@ final class LightsOutput {
             )]
         case .artnet:
             packets = [ArtDmxPacket.dmx(portAddress: UInt16(clamping: settings.universe), sequence: sequence, data: bytes)]
+        case .wledSync:
+            packets = [WLEDSyncPacket.packet(body: bytes, counter: sequence)]
         }
         for packet in packets {
             if let error = plan.socket.send(packet, to: plan.destination) {

@@ -53,9 +53,10 @@ struct OutputPacer: Sendable {
 
     /// What to do at `now` for `payload`, the bytes the output should show; `ending` says they are the black of
     /// an end. `arrival` is when the data behind the payload arrived (nil: now): pacing counts from there, so a
-    /// sender thread that wakes late once doesn't push every later frame late too. After `.send` or
-    /// `.terminate` the caller acts, then asks again until it gets `.wait`.
-    mutating func step(now: UInt64, payload: [UInt8], ending: Bool, arrival: UInt64? = nil) -> Step {
+    /// sender thread that wakes late once doesn't push every later frame late too. `urgent` new data (a beat)
+    /// goes out at once, ahead of the rate. After `.send` or `.terminate` the caller acts, then asks again until it
+    /// gets `.wait`.
+    mutating func step(now: UInt64, payload: [UInt8], ending: Bool, arrival: UInt64? = nil, urgent: Bool = false) -> Step {
         let allowed = theoretical > tolerance ? theoretical - tolerance : 0
         guard isLive else {
             if ending { return .wait(until: nil) }
@@ -72,7 +73,7 @@ struct OutputPacer: Sendable {
             blackSent = 0
             return .terminate
         }
-        let due = changed || ending ? allowed : max(allowed, lastSent &+ keepAlive)
+        let due = urgent && changed ? now : changed || ending ? allowed : max(allowed, lastSent &+ keepAlive)
         guard now >= due else { return .wait(until: due) }
         record(payload, at: now, arrival: changed ? arrival : nil, ending: ending)
         return .send
