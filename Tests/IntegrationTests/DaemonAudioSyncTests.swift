@@ -67,12 +67,14 @@ import Glibc
         """
     }
 
-    /// CLOCK_MONOTONIC, nanoseconds: the clock `UDPReceiver` stamps arrivals with.
+    /// CLOCK_MONOTONIC, nanoseconds: the clock the receiver stamps arrivals with.
     static func monotonicNow() -> UInt64 {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
         return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
     }
+
+    static func seconds(_ nanoseconds: UInt64) -> Double { Double(nanoseconds) / 1e9 }
 
     static func during(_ packets: [WLEDSyncDecoder.Packet], _ range: ClosedRange<Double>) -> [WLEDSyncDecoder.Packet] {
         packets.filter { range.contains($0.time) }
@@ -85,18 +87,17 @@ import Glibc
         var channelStarts: [Double] = []
         for channel in 0..<16 {
             channelStarts.append(score.seconds)
-            score.tone([WLEDChannels.centre(channel)], 0.5)
+            score.tone([WLEDChannels.centre(channel)], 1.0)
         }
         let kHzStart = score.seconds
-        score.tone([1000], 1.0)
+        score.tone([1000], 1.5)
         score.silence(0.5)
-        var kicks: [Double] = []
+        let kicksStart = score.seconds
         for _ in 0..<4 {
-            kicks.append(score.seconds)
             score.kick()
-            score.silence(0.3)
+            score.silence(0.4)
         }
-        score.silence(0.3)
+        score.silence(0.2)
         let chordStart = score.seconds
         score.tone([131, 262, 330, 392], 2.5, amplitude: 0.5, fadeIn: 0.15)
         let chordEnd = score.seconds
@@ -119,24 +120,26 @@ import Glibc
 
         // Each tone lights its own channel most, near the top (the GEQ's own gain).
         for (channel, start) in channelStarts.enumerated() {
-            let window = Self.during(packets, (start + 0.15)...(start + 0.45)).compactMap(\.fft)
-            try #require(window.count >= 10, "channel \(channel): \(window.count) packets")
+            // The second half of the tone: past the analysis' window and any lag of a loaded machine, before the
+            // next tone.
+            let window = Self.during(packets, (start + 0.5)...(start + 0.95)).compactMap(\.fft)
+            try #require(window.count >= 3, "channel \(channel): \(window.count) packets")
             let means = (0..<16).map { index in Double(window.map { $0[index] }.reduce(0, +)) / Double(window.count) }
             let loudest = means.indices.max { means[$0] < means[$1] }
-            #expect(loudest == channel && means[channel] > 200, "channel \(channel) at \(WLEDChannels.centre(channel)) Hz: \(means.map { Int($0) })")
+            #expect(loudest == channel && means[channel] > 180, "channel \(channel) at \(WLEDChannels.centre(channel)) Hz: \(means.map { Int($0) })")
         }
         // 1 kHz is the major peak, within 5%, and the volume is up.
-        let kHz = Self.during(packets, (kHzStart + 0.15)...(kHzStart + 0.9))
-        #expect(kHz.count >= 20 && kHz.allSatisfy { abs(($0.majorPeak ?? 0) - 1000) <= 50 }, "\(kHz.map { $0.majorPeak ?? 0 })")
+        let kHz = Self.during(packets, (kHzStart + 0.5)...(kHzStart + 1.45))
+        #expect(kHz.count >= 10 && kHz.allSatisfy { abs(($0.majorPeak ?? 0) - 1000) <= 50 }, "\(kHz.map { $0.majorPeak ?? 0 })")
         #expect(kHz.allSatisfy { ($0.sampleSmth ?? 0) > 100 && ($0.magnitude ?? 0) > 0 })
-        // Every kick beats, each beat held for exactly one packet.
-        for kick in kicks {
-            let beats = Self.during(packets, kick...(kick + 0.45)).filter { ($0.samplePeak ?? 0) >= 1 }
-            #expect(beats.count == 1, "kick at \(kick) s: \(beats.count) packets with samplePeak")
-        }
+        // Every kick beats, each beat held for exactly one packet; nothing else in the silence between.
+        let kickPackets = Self.during(packets, kicksStart...(chordStart - 0.05))
+        let beats = kickPackets.indices.filter { (kickPackets[$0].samplePeak ?? 0) >= 1 }
+        #expect(beats.count == 4, "\(beats.count) packets with samplePeak for 4 kicks")
+        #expect(zip(beats, beats.dropFirst()).allSatisfy { $1 - $0 > 1 }, "a beat held past one packet: \(beats)")
         // A held chord, loud and with a bass note, never beats once it sounds.
-        let chord = Self.during(packets, (chordStart + 0.3)...chordEnd)
-        #expect(chord.count > 80 && chord.allSatisfy { $0.samplePeak == 0 }, "\(chord.map { $0.samplePeak ?? -1 })")
+        let chord = Self.during(packets, (chordStart + 0.45)...chordEnd)
+        #expect(chord.count > 40 && chord.allSatisfy { $0.samplePeak == 0 }, "\(chord.map { $0.samplePeak ?? -1 })")
         #expect(chord.allSatisfy { ($0.sampleSmth ?? 0) > 100 })
         // The counter advances by one every packet and wraps.
         let counters = packets.compactMap(\.counter)
@@ -145,54 +148,53 @@ import Glibc
     }
 
     @Test func pausedSendsTheDimmedLevelsAndStopSendsZerosForASecondThenNothing() async throws {
-        let receiver = try UDPReceiver()
         let directory = try TemporaryDirectory("ls-wled-stop")
+        let receiver = try WLEDSyncReceiver(seconds: 40, directory: directory)
         let file = try directory.write("lightshow.toml", Data(Self.config("address = \"127.0.0.1\"\nport = \(receiver.port)").utf8))
         let daemon = try DaemonProcess(["--config", file, "--player", "none", "--fps", "60"], directory: directory)
         #expect(await daemon.waitForSocket(), "\(daemon.log)")
         // Playing: 50 packets a second of the demo's sound.
-        let playing = await OffPool.until(timeout: 30) { receiver.collect(timeout: 0.2).count >= 150 }
-        #expect(playing, "\(daemon.log)")
+        #expect(await OffPool.until(timeout: 30) { receiver.count >= 150 }, "\(daemon.log)")
         let pause = try await daemon.ctl(["pause"])
         #expect(pause.status == 0, "\(pause.stderr)")
-        let pausedAt = Self.monotonicNow()
-        _ = await OffPool.until(timeout: 5) { receiver.collect(timeout: 0.1).last.map { $0.time > pausedAt + 1_500_000_000 } ?? false }
+        let pausedAt = Self.seconds(Self.monotonicNow())
+        // Two seconds of the held picture, dimmed.
+        #expect(await OffPool.until(timeout: 15) { ((try? receiver.packets()) ?? []).last.map { $0.time > pausedAt + 2 } ?? false })
+        let stoppedAt = Self.seconds(Self.monotonicNow())
         let stop = try await daemon.ctl(["stop"])
         #expect(stop.status == 0, "\(stop.stderr)")
-        let stoppedAt = Self.monotonicNow()
-        // Nothing for 1.5 s after the zeros: the stream ended.
+        // Then nothing: 1.5 s without a packet once the zeros are out.
         let ended = await OffPool.until(timeout: 15) {
-            let before = receiver.collect(timeout: 0).count
-            return receiver.collect(timeout: 1.5).count == before && Self.monotonicNow() > stoppedAt + 1_500_000_000
+            let packets = (try? receiver.packets()) ?? []
+            return Self.seconds(Self.monotonicNow()) - (packets.last?.time ?? 0) > 1.5 && (packets.last?.time ?? 0) > stoppedAt
         }
         #expect(ended, "still sending after the stop")
-        let all = receiver.collect(timeout: 0)
-        let packets = try WLEDSyncDecoder.decode(all.map { (Double($0.time) / 1e9, $0.bytes) })
-        let seconds = { (time: UInt64) in Double(time) / 1e9 }
+        let packets = try receiver.packets()
+        daemon.send(signal: SIGTERM)
+        #expect(await daemon.waitForExit(timeout: 10) == 0, "\(daemon.log)")
 
-        let live = packets.filter { $0.time < seconds(pausedAt) }
-        let intervals = zip(live.dropFirst(), live).map { $0.time - $1.time }.sorted()
-        try #require(intervals.count > 100, "\(intervals.count) intervals while playing")
-        #expect(abs(intervals[intervals.count / 2] - 0.02) < 0.003, "median interval \(intervals[intervals.count / 2])")
+        let live = packets.filter { $0.time < pausedAt - 0.5 }
+        try #require(live.count > 100, "\(live.count) packets while playing")
         #expect(live.contains { ($0.sampleSmth ?? 0) > 0 && ($0.fft ?? []).contains { $0 > 0 } })
         // Paused: the held picture at the paused dim, still 50 packets a second, counter running.
-        let paused = packets.filter { $0.time > seconds(pausedAt) + 0.3 && $0.time < seconds(stoppedAt) }
+        let paused = packets.filter { $0.time > pausedAt + 0.3 && $0.time < stoppedAt }
         try #require(paused.count > 40, "\(paused.count) packets while paused")
+        // 50 a second (on a 2-core machine under load a wake-up can come a period late and lose one).
+        let rate = Double(paused.count - 1) / ((paused.last?.time ?? 0) - (paused.first?.time ?? 0))
+        #expect((45...52).contains(rate), "\(rate) packets a second")
         let first = try #require(paused.first)
-        #expect(paused.allSatisfy { $0.sampleSmth == first.sampleSmth && $0.fft == first.fft && $0.samplePeak == 0 })
+        #expect(paused.allSatisfy { $0.sampleSmth == first.sampleSmth && $0.fft == first.fft && $0.samplePeak == 0 },
+                "\(paused.map { ($0.sampleSmth ?? -1, $0.samplePeak ?? -1, $0.fft ?? []) })")
         let loudest = live.compactMap(\.sampleSmth).max() ?? 0
         #expect((first.sampleSmth ?? 0) > 0 && (first.sampleSmth ?? 0) <= loudest * 0.36, "paused \(first.sampleSmth ?? 0) of \(loudest)")
         // Stopped: zeros for about a second, then nothing.
-        let after = packets.filter { $0.time > seconds(stoppedAt) }
-        let zeros = after.drop { !$0.isSilent }
+        let zeros = packets.filter { $0.time > stoppedAt }.drop { !$0.isSilent }
         try #require(!zeros.isEmpty, "no zeros after the stop")
         #expect(zeros.allSatisfy { $0.isSilent })
         let span = (zeros.last?.time ?? 0) - (zeros.first?.time ?? 0)
         #expect((0.9...1.2).contains(span) && (45...55).contains(zeros.count), "\(zeros.count) zero packets over \(span) s")
         let counters = packets.compactMap(\.counter)
         #expect(zip(counters, counters.dropFirst()).allSatisfy { $1 == ($0 + 1) % 256 })
-        daemon.send(signal: SIGTERM)
-        #expect(await daemon.waitForExit(timeout: 10) == 0, "\(daemon.log)")
     }
 
     @Test func multicastsToWLEDsGroupOnTheChosenInterface() async throws {
@@ -205,30 +207,27 @@ import Glibc
         try ExternalTool.run("ip", ns + ["link", "set", "v1", "up"])
         try ExternalTool.run("ip", ns + ["route", "add", "239.0.0.0/8", "dev", "v0"])
         let directory = try TemporaryDirectory("ls-wled-multicast")
-        let script = try directory.write("receive.py", Data(WLEDSyncDecoder.receiverScript.utf8))
-        let received = directory.file("received.txt")
         // Joined on v0's address: a sender on the same host gets its own multicast back there.
-        let receiver = try namespace.start(["/usr/bin/python3", script, "10.231.0.1", "11988", "239.0.0.1", "6"], output: received)
-        defer { receiver.terminate() }
-        #expect(Wait.until(timeout: 10) { ((try? String(contentsOfFile: received, encoding: .utf8)) ?? "").contains("ready") })
+        let receiver = try WLEDSyncReceiver(
+            seconds: 8, address: "10.231.0.1", port: 11988, group: "239.0.0.1", directory: directory, launcher: namespace.command
+        )
         // Only the defaults and the interface: WLED's group and port.
         let file = try directory.write("lightshow.toml", Data(Self.config("interface = \"10.231.0.1\"").utf8))
         let daemon = try DaemonProcess(
             ["--config", file, "--player", "none", "--fps", "60"], directory: directory, launcher: namespace.command
         )
-        #expect(await OffPool.until(timeout: 20) { !receiver.isRunning }, "the receiver ran its 6 s")
+        #expect(await receiver.finish(timeout: 20), "the receiver ran its 8 s")
         daemon.send(signal: SIGTERM)
         _ = await daemon.waitForExit(timeout: 10)
-        let lines = ((try? String(contentsOfFile: received, encoding: .utf8)) ?? "").split(separator: "\n").filter { $0 != "ready" }
-        let packets = try WLEDSyncDecoder.decode(lines: lines.joined(separator: "\n") + "\n")
+        let packets = try receiver.packets()
         #expect(packets.count > 50, "\(packets.count) packets: \(daemon.log)")
         #expect(packets.allSatisfy { $0.size == 44 && $0.header == "00002\u{0}" })
         #expect(packets.contains { ($0.sampleSmth ?? 0) > 0 })
     }
 
     @Test func lightsTestSweepsTheChannelsWithAPeakEachAndListNamesIt() async throws {
-        let receiver = try UDPReceiver()
         let directory = try TemporaryDirectory("ls-wled-test")
+        let receiver = try WLEDSyncReceiver(seconds: 30, directory: directory)
         let file = try directory.write("lights.toml", Data("""
             [[lights]]
             protocol = "wled-sync"
@@ -245,11 +244,11 @@ import Glibc
         let check = try await LightshowProcess.runDetached(["config", "check", "--config", file])
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
 
-        let run = try await LightshowProcess.runDetached(["lights", "test", "--config", file, "--step", "200ms"])
+        let run = try await LightshowProcess.runDetached(["lights", "test", "--config", file, "--step", "400ms"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("shelf GEQ channel 8 (1120-1421 Hz): full, peak at 1262 Hz, beat"), "\(run.stdout)")
-        let datagrams = receiver.collect(timeout: 3) { WLEDSyncDecoder.silentTail($0.map(\.bytes)) >= 50 }
-        let packets = try WLEDSyncDecoder.decode(datagrams.map { (Double($0.time) / 1e9, $0.bytes) })
+        // The zeros of the end are out by the time the command returns.
+        let packets = try receiver.packets()
         // What the device shows, in order, without repeats: each channel alone at full height, its peak at its
         // centre, then zeros.
         var shown: [String] = []
@@ -260,9 +259,10 @@ import Glibc
         }
         let expected = (0..<16).map { "[\($0)] \(Int(WLEDChannels.centre($0).rounded()))" } + ["zeros"]
         #expect(shown == expected, "\(shown)")
-        // One beat a step, in the step's first packet.
+        // One beat a step, in the step's first packet; a second of zeros at the end.
         let beats = packets.filter { $0.samplePeak == 1 }.compactMap { $0.fft?.firstIndex(of: 255) }
-        #expect(beats == Array(0..<16), "\(beats)")
+        #expect(beats == Array(0..<16), "\(beats): \(packets.prefix(4).map { ($0.counter ?? -1, $0.samplePeak ?? -1, $0.fft ?? []) })")
+        #expect(packets.reversed().prefix { $0.isSilent }.count >= 45)
     }
 }
 
@@ -270,11 +270,4 @@ import Glibc
 enum WLEDChannels {
     static let edges: [Double] = [43, 86, 129, 216, 301, 430, 560, 818, 1120, 1421, 1895, 2412, 3015, 3704, 4479, 7106, 9259]
     static func centre(_ channel: Int) -> Double { (edges[channel] * edges[channel + 1]).squareRoot() }
-}
-
-extension WLEDSyncDecoder {
-    /// How many packets at the end of `datagrams` are silent (header and counter aside).
-    static func silentTail(_ datagrams: [[UInt8]]) -> Int {
-        datagrams.reversed().prefix { $0.count == 44 && $0[8..<17].allSatisfy { $0 == 0 } && $0[18...].allSatisfy { $0 == 0 } }.count
-    }
 }

@@ -49,8 +49,8 @@ import Testing
         gamma = 2
         priority = 5
         """) == [
-            "f.toml:4: warning: lights[1].universe: is not used by wled-sync; ignored",
             "f.toml:3: warning: lights[1].layout: is not used by wled-sync (it sends the analysis, and the device draws its own effects); ignored",
+            "f.toml:4: warning: lights[1].universe: is not used by wled-sync; ignored",
             "f.toml:5: warning: lights[1].gamma: is not used by wled-sync (it sends the analysis, and the device draws its own effects); ignored",
             "f.toml:6: warning: lights[1].priority: is used only by sacn; ignored",
         ])

@@ -28,6 +28,8 @@ public enum WLEDSyncDecoder {
     static let script = """
     import json, struct, sys
     for line in sys.stdin:
+        if not line.strip():
+            continue
         time, _, text = line.strip().partition(" ")
         data = bytes.fromhex(text)
         packet = {"time": float(time), "size": len(data)}
@@ -51,29 +53,4 @@ public enum WLEDSyncDecoder {
         let decoder = JSONDecoder()
         return try result.stdout.split(separator: "\n").map { try decoder.decode(Packet.self, from: Data($0.utf8)) }
     }
-
-    /// Python that receives UDP on `address:port` (joining `group` on the interface at `address` when given) for
-    /// `seconds` and prints each datagram as `SECONDS HEX`, seconds from CLOCK_MONOTONIC; `ready` on stderr once
-    /// bound.
-    public static let receiverScript = """
-    import socket, struct, sys, time
-    address, port, group, seconds = sys.argv[1], int(sys.argv[2]), sys.argv[3], float(sys.argv[4])
-    sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 20)
-    if group:
-        sock.bind(("0.0.0.0", port))
-        sock.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP, socket.inet_aton(group) + socket.inet_aton(address))
-    else:
-        sock.bind((address, port))
-    print("ready", file=sys.stderr, flush=True)
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        sock.settimeout(max(0.01, end - time.monotonic()))
-        try:
-            data = sock.recv(65536)
-        except socket.timeout:
-            continue
-        print(time.monotonic_ns() / 1e9, data.hex(), flush=True)
-    """
 }

@@ -47,13 +47,17 @@ final class LightsOutput {
     func advance(
         now: UInt64, scene: LightScene, arrival: UInt64, ending: Bool, endWhenDark: Bool, sequences: inout SequenceCounters
     ) -> UInt64? {
-        let bytes = paint(scene)
+        var bytes = paint(scene)
         let end = ending || (endWhenDark && !bytes.contains { $0 != 0 })
         while true {
             switch pacer.step(now: now, payload: bytes, ending: end, arrival: arrival, urgent: syncPainter?.hasBeat ?? false) {
             case .send:
                 transmit(bytes, terminated: false, sequences: &sequences)
-                syncPainter?.sent()
+                if syncPainter != nil {
+                    // The beat it carried is spent: the next packet is painted without it.
+                    syncPainter?.sent()
+                    bytes = paint(scene)
+                }
                 status.isSending = true
             case .terminate:
                 if plan.settings.networkProtocol == .sacn {

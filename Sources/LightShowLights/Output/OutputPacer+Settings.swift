@@ -10,6 +10,6 @@ extension OutputPacer {
             return
         }
         let rate = settings.framesPerSecond.isFinite ? min(1000, max(1, settings.framesPerSecond)) : 50
-        self.init(framesPerSecond: rate, keepAlive: UInt64((1e9 / rate).rounded()), blackRepeats: Int(rate.rounded()))
+        self.init(framesPerSecond: rate, blackRepeats: Int(rate.rounded()), steady: true)
     }
 }

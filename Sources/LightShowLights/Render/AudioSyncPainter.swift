@@ -21,8 +21,8 @@ struct AudioSyncPainter: Sendable {
         WLEDSyncPacket.body(fields(scene))
     }
 
-    /// The newest painting flags a beat no packet has carried yet: it goes out at once, ahead of the rate, so a
-    /// beat reaches the device as soon as it would reach a DDP strip.
+    /// The newest painting flags a beat no packet has carried yet: it goes out at once, off the output's grid, so
+    /// a beat reaches the device as soon as it would reach a DDP strip.
     var hasBeat: Bool { pending != nil }
 
     /// A packet with the newest painting went out: its peak is spent.
