@@ -75,6 +75,9 @@ final class LightsOutput {
             defer { syncPainter = sync }
             return sync.paint(scene)
         }
+        // A picture uses neither the spectrum nor the state: a new spectrum alone needn't repaint it.
+        var scene = scene
+        (scene.spectrum, scene.state) = (nil, .playing)
         if let painted, painted.scene == scene { return painted.bytes }
         let bytes = painter.paint(scene)
         painted = (scene, bytes)
