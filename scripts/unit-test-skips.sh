@@ -4,7 +4,7 @@
 # files that launch a program through TestSupport or Foundation's Process. `make test-unit` runs the rest.
 set -eu
 cd "$(dirname "$0")/.."
-launching='Launch\.|ExternalTool|LightshowProcess|RunningLightshow|DaemonProcess|PipeWireServer|PulseAudioServer|MPDServer|TmuxSession|SessionBus|NetworkNamespace|ScriptedPlayer|OLAReceiver|Process\(\)'
+launching='Launch\.|ExternalTool|WLEDSync(Decoder|Receiver|Peer)|LightshowProcess|RunningLightshow|DaemonProcess|PipeWireServer|PulseAudioServer|MPDServer|TmuxSession|SessionBus|NetworkNamespace|ScriptedPlayer|OLAReceiver|Process\(\)'
 files=$( { grep -rlE "$launching" Tests --include='*.swift'; grep -rlE '@Suite\([^{]*\.tags\(' Tests --include='*.swift'; } \
     | grep -vE '^Tests/(TestSupport|IntegrationTests|Fuzz|Benchmarks|Soak)/' | sort -u)
 suites=$(for file in $files; do grep -hoE '^@Suite[^{]*struct [A-Za-z0-9_]+|^struct [A-Za-z0-9_]+Tests' "$file" | sed 's/.*struct //'; done | sort -u | paste -sd'|')

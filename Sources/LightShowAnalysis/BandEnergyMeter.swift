@@ -12,8 +12,10 @@ final class BandEnergyMeter {
     private var decimated: SampleHistory
     private var decimator = Decimator()
     private var decimatedChunk: [Float] = []
-    private let transforms: [RealFFT]
-    private let windows: [HannWindow]
+    let transforms: [RealFFT]
+    let windows: [HannWindow]
+    /// Runs every transform, used by a band or not: the spectrum summary reads them all.
+    var runsEveryTransform = false
     /// Per transform: factor turning Σ weight·|X|² into a mean square.
     private let scales: [Double]
     /// Per band (in `Band.allCases` order), per transform: the bins it covers.
@@ -61,7 +63,7 @@ final class BandEnergyMeter {
 
     /// Mean square of each band over the newest samples, `fullRate` holding at least `fullRateSpan` of them.
     func measure(fullRate: SampleHistory, into energies: inout [Double]) {
-        for (index, fft) in transforms.enumerated() where transformInUse[index] {
+        for (index, fft) in transforms.enumerated() where transformInUse[index] || runsEveryTransform {
             let history = plan.decimations[index] == 1 ? fullRate : decimated
             windows[index].coefficients.withUnsafeBufferPointer { window in
                 history.withNewest(fft.size) { samples in
@@ -81,7 +83,7 @@ final class BandEnergyMeter {
         }
     }
 
-    private static func weightedPower(_ fft: RealFFT, _ bins: BinWeights) -> Float {
+    static func weightedPower(_ fft: RealFFT, _ bins: BinWeights) -> Float {
         bins.weights.withUnsafeBufferPointer { weights in
             var sum: Float = 0
             let first = bins.firstBin

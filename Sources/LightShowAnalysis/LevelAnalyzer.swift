@@ -17,7 +17,9 @@ public final class LevelAnalyzer {
     public let framesPerSecond: Double
     public let windowPlan: WindowPlan
     private let schedule: HopSchedule
-    private let meter: BandEnergyMeter
+    let meter: BandEnergyMeter
+    /// Nil unless an output asked for the spectrum summary (`summarizeSpectrum`).
+    var spectrumSummarizer: SpectrumSummarizer?
     /// The newest mono samples, which the meter and the detector both read: written once, one copy to find in
     /// memory on each wake-up.
     private var history: SampleHistory
@@ -138,7 +140,7 @@ public final class LevelAnalyzer {
                 offset += take
                 consumed += Int64(take)
                 if consumed == boundary {
-                    frames.append(hop(boundary: boundary, block: block, blockEnd: blockEnd))
+                    frames.append(summarized(hop(boundary: boundary, block: block, blockEnd: blockEnd)))
                 }
             }
         }

@@ -12,5 +12,6 @@ extension LevelAnalyzer {
         updateBands(configuration.bands)
         updateAccents(configuration.accents)
         updateBackground(configuration.background)
+        summarizeSpectrum(configuration.wantsSpectrumSummary, settings: configuration.analysis)
     }
 }

@@ -89,12 +89,14 @@ public final class ShowEngine: Sendable {
             source: source, configuration: configuration, options: options, player: player, logger: logger, clock: clock
         ) { [
             analysis = configuration.analysis, bands = configuration.bands, accents = configuration.accents,
-            background = configuration.background
+            background = configuration.background, spectrum = configuration.wantsSpectrumSummary
         ] in
-            LevelAnalyzer(
+            let analyzer = LevelAnalyzer(
                 settings: analysis, bands: bands, accents: accents, background: background, sampleRate: sampleRate,
                 framesPerSecond: framesPerSecond
             )
+            analyzer.summarizeSpectrum(spectrum, settings: analysis)
+            return analyzer
         }
     }
 

@@ -266,6 +266,7 @@ struct ShowLoop<C: Clock> where C.Duration == Duration {
         )
         if let analysis {
             (frame.envelope, frame.accent, frame.onsets) = (analysis.envelope, analysis.accent, analysis.onsets)
+            frame.spectrum = analysis.spectrum
         }
         frameIndex += 1
         lastEmit = clock.now

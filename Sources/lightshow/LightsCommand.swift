@@ -16,7 +16,7 @@ import Glibc
 struct LightsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lights",
-        abstract: "Check the network lights configured as [[lights]] (WLED/DDP, sACN, Art-Net, Hue); pair a Hue bridge.",
+        abstract: "Check the network lights configured as [[lights]] (WLED/DDP, sACN, Art-Net, WLED audio sync, Hue); pair a Hue bridge.",
         subcommands: [LightsTestCommand.self, LightsPairHueCommand.self, LightsMeasureCommand.self]
     )
 }
@@ -27,8 +27,9 @@ struct LightsTestCommand: AsyncParsableCommand {
         abstract: "Light each configured fixture, strip segment or Hue channel in turn, in its band's colour then white.",
         discussion: """
         For checking the wiring: each output's bass, mid and treble part lights for --step in its band's colour, \
-        then in white, while everything else stays black. At the end (or on Ctrl-C) every light goes black and \
-        sACN streams end. --list only prints what is configured.
+        then in white, while everything else stays black. A WLED audio sync output sweeps its 16 GEQ channels \
+        instead, one a step at full height with the peak at its centre and a beat. At the end (or on Ctrl-C) every \
+        light goes black and sACN streams end. --list only prints what is configured.
 
         Examples:
           lightshow lights test --list
@@ -84,6 +85,16 @@ struct LightsTestCommand: AsyncParsableCommand {
         let wait = Duration.milliseconds(Int64((seconds * 1000).rounded()))
         var cut = false
         steps: for (offset, entry) in lights.enumerated() {
+            if entry.networkProtocol == .wledSync {
+                for channel in 0..<SpectrumSummary.channelCount {
+                    let edges = SpectrumSummary.channelEdges
+                    print("\(entry.displayName(index: offset + 1)) GEQ channel \(channel) (\(Int(edges[channel]))-\(Int(edges[channel + 1])) Hz): full, peak at \(Int(SpectrumSummary.centre(of: channel).rounded())) Hz, beat")
+                    outputs.showTest(LightsTestStep(output: offset, band: .bass, color: .white, channel: channel))
+                    cut = interrupted.wait(for: wait)
+                    if cut { break steps }
+                }
+                continue
+            }
             // A Hue area's channels light one at a time, as its bridge lists them.
             let area = entry.networkProtocol == .hue ? try HueConfigCheck.area(for: entry, stateDirectory: stateDirectory) : nil
             for band in Band.allCases {

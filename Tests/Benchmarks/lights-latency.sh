@@ -10,12 +10,19 @@
 #      and `lightshow analyze` (the frames the terminal draws), both on fifos; latency from each burst's write to
 #      its band's half rise, in the fixture's channel and in analyze's line. Goal: lights ≤ terminal + 5 ms.
 #   1c. the sync offset: as 1, with `[output] delay = 200` and the output's own `delay = 50`, then with only its own
-#      `delay = 120`; each run's median latency less run 1's. Goal: the configured offset ±2 ms.
+#      `delay = 120`; each run's median latency less run 1's. Goal: the configured offset ±2 ms. The same for a
+#      WLED audio sync output (frames matched by sampleSmth, the bass level × 255), against its own undelayed run.
+#   1d. audio onset → WLED audio sync beat: in 1b's daemon run, a `wled-sync` output beside the DDP fixtures; each
+#      bass burst's write to the first packet with samplePeak set, against the DDP bass fixture's half rise.
+#      Goal: within 1 ms of the DDP path (medians).
 #   2. output rate jitter: a 300-pixel DDP strip at 44 fps fed at 60 fps; p99 interval between frames (PUSH
 #      packets) against the nominal 22.7 ms. Goal: ≤ 1.5× nominal.
 #   3. CPU per output: four 300-pixel strips at 44 fps against no output, same feed, for the same time; the
 #      difference / 4, next to `lightshow analyze --input demo` (live analysis, real-time paced) over as long.
 #      Goal: ≤ 20% of the live analysis cost.
+#   4. the GEQ's cost: `lightshow analyze` of a 12-minute file with a `wled-sync` output configured (the analysis then
+#      measures the GEQ and the peak) and without, seven pairs back to back on one core; the median difference in
+#      CPU per second of audio over the live analysis' CPU per second from 3. Goal: ≤ 3% more.
 set -euo pipefail
 
 BIN=${LIGHTSHOW_BIN:-.build/release/lightshow}
@@ -28,7 +35,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 python3 - "$BIN" "$work" "$SECONDS_EACH" "$here/Tests/Benchmarks/lib" <<'PY'
-import os, signal, socket, statistics, subprocess, sys, threading, time
+import os, signal, socket, statistics, struct, subprocess, sys, threading, time, wave
 
 binary, work, seconds = sys.argv[1], sys.argv[2], float(sys.argv[3])
 sys.path.insert(0, sys.argv[4])
@@ -49,14 +56,22 @@ class Receiver:
         while self.running:
             try: data = self.sock.recv(65536)
             except socket.timeout: continue
-            now = time.monotonic_ns()
-            if len(data) >= 11 and data[0] & 0xC0 == 0x40:
-                self.packets.append((now, data[10], bool(data[0] & 1), int.from_bytes(data[4:8], "big")))
-                self.payloads.append((now, data[10:]))
+            self.take(time.monotonic_ns(), data)
+    def take(self, now, data):
+        if len(data) >= 11 and data[0] & 0xC0 == 0x40:
+            self.packets.append((now, data[10], bool(data[0] & 1), int.from_bytes(data[4:8], "big")))
+            self.payloads.append((now, data[10:]))
     def stop(self):
         self.running = False
         self.thread.join()
         self.sock.close()
+
+class SyncReceiver(Receiver):
+    """WLED audio sync on 127.0.0.1, decoded as WLED lays it out: (arrival, sampleSmth, samplePeak)."""
+    def take(self, now, data):
+        if len(data) == 44:
+            _, _, smth, peak, _, _, _, _ = struct.unpack("<6s2xffBB16s2xff", data)
+            self.packets.append((now, smth, peak))
 
 def config(name, outputs, shared_delay=0):
     path = os.path.join(work, name)
@@ -85,16 +100,25 @@ def ddp(port, **extra):
     entry.update(extra)
     return entry
 
-def frame_latencies(name, shared_delay=0, own_delay=0):
+def wled(port, **extra):
+    entry = {"protocol": '"wled-sync"', "address": '"127.0.0.1"', "port": port}
+    entry.update(extra)
+    return entry
+
+def frame_latencies(name, shared_delay=0, own_delay=0, sync=False):
     """Each frame `lights measure` handed over, matched to the first packet carrying its value (unique over 255
-    frames, 4.25 s at 60 fps): the latencies in ms, and how many frames were handed over."""
-    receiver = Receiver()
-    light = ddp(receiver.port, layout='"fixtures"', fps=60, delay=own_delay)
+    frames, 4.25 s at 60 fps): the latencies in ms, and how many frames were handed over. DDP fixtures, or with
+    `sync` a WLED audio sync output (the value is its sampleSmth)."""
+    receiver = SyncReceiver() if sync else Receiver()
+    light = wled(receiver.port, delay=own_delay) if sync else ddp(receiver.port, layout='"fixtures"', fps=60, delay=own_delay)
     frames, _ = measure(config(name, [light], shared_delay))
     time.sleep(0.3)
     receiver.stop()
     latencies, cursor = [], 0
-    packets = [p for p in receiver.packets if p[3] == 0]
+    if sync:
+        packets = [(now, round(smth), True, 0) for now, smth, _ in receiver.packets]
+    else:
+        packets = [p for p in receiver.packets if p[3] == 0]
     # A delayed frame's packet comes after those of the frames handed over in the delay before it.
     lookahead = 5 + int((shared_delay + own_delay) * 60 / 1000) + 5
     for index, sent in frames:
@@ -116,10 +140,11 @@ if latencies:
 # 1b. Audio onset → light against audio onset → terminal frame, the same bursts in one run.
 payload, onsets, total_frames = bursts.signal(rounds=4, preroll=1.0)
 os.mkfifo(f"{work}/daemon.fifo"); os.mkfifo(f"{work}/analyze.fifo"); os.mkdir(f"{work}/run")
-receiver = Receiver()
+receiver, sync_receiver = Receiver(), SyncReceiver()
 white = "".join(f'[bands.{band}]\ncolor = "#FFFFFF"\n' for band in ("bass", "mid", "treble"))
 with open(f"{work}/e2e.toml", "w") as f:
     f.write(white + "\n[[lights]]\n" + "".join(f"{k} = {v}\n" for k, v in ddp(receiver.port, layout='"fixtures"', fps=60).items()))
+    f.write("\n[[lights]]\n" + "".join(f"{k} = {v}\n" for k, v in wled(sync_receiver.port).items()))
 daemon = subprocess.Popen([binary, "daemon", "--config", f"{work}/e2e.toml", "--input", f"fifo:{work}/daemon.fifo",
                            "--player", "none", "--fps", "60"], env=dict(os.environ, XDG_RUNTIME_DIR=f"{work}/run"),
                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -136,6 +161,7 @@ for process in (daemon, analyze):
     process.wait()
 for reader in readers: reader.join(timeout=2)
 receiver.stop()
+sync_receiver.stop()
 # Each fixture's red channel is its band's level (white, gamma 1), on the analyze lines' 0…1000 scale.
 light_series = [(now / 1e9, [round(data[3 * band] * 1000 / 255) for band in range(3)])
                 for now, data in receiver.payloads if len(data) >= 9]
@@ -145,6 +171,22 @@ _, terminal = bursts.row("terminal (analyze)", lines["analyze"], 0, 1, onsets, w
 _, light = bursts.row("light (daemon → DDP)", light_series, 0, 1, onsets, written_at, width=22)
 verdict = "met" if light <= terminal + 5 else "MISSED"
 print(f"    lights {light - terminal:+.1f} ms against the terminal path (goal ≤ +5 ms: {verdict}); cpu columns not measured here")
+
+# 1d. Audio onset → WLED audio sync beat, against the DDP bass fixture in the same run.
+bass_bursts = [(band, onset) for band, onset in onsets if band == 0]
+ddp_bass, _ = bursts.latencies(light_series, bass_bursts, written_at)
+beats = []
+for _, onset in bass_bursts:
+    t0 = written_at[onset // bursts.CHUNK]
+    beat = next((now / 1e9 for now, _, peak in sync_receiver.packets if peak >= 1 and t0 <= now / 1e9 <= t0 + bursts.BURST), None)
+    if beat is not None: beats.append(beat - t0)
+print(f"  audio onset → WLED audio sync beat vs → DDP bass fixture ({len(bass_bursts)} bass bursts, same run):")
+if ddp_bass and beats:
+    gap = (statistics.median(beats) - statistics.median(ddp_bass)) * 1000
+    print(f"    beat packet median {statistics.median(beats) * 1000:.1f} ms ({len(beats)} found), DDP half rise "
+          f"{statistics.median(ddp_bass) * 1000:.1f} ms: {gap:+.2f} ms (goal within 1 ms: {'met' if abs(gap) <= 1 else 'MISSED'})")
+else:
+    print(f"    not measured: {len(beats)} beats and {len(ddp_bass)} DDP rises found (MISSED)")
 
 # 1c. The sync offset.
 if latencies:
@@ -160,6 +202,21 @@ if latencies:
         print(f"    [output] delay {shared_delay} + own {own_delay} ms: {len(delayed)}/{handed} frames matched, moved "
               f"{moved:.2f} ms (p99 {percentile(delayed, 99) - statistics.median(latencies):.2f}); "
               f"goal {offset} ± 2 ms: {verdict}")
+sync_latencies, handed = frame_latencies("sync.toml", sync=True)
+if sync_latencies:
+    print(f"  sync offset, frame → WLED audio sync packet median less its undelayed run's "
+          f"({statistics.median(sync_latencies):.3f} ms, {len(sync_latencies)}/{handed} frames matched):")
+    for shared_delay, own_delay in ((200, 50), (0, 120)):
+        delayed, handed = frame_latencies(f"sync-delay-{shared_delay}-{own_delay}.toml", shared_delay, own_delay, sync=True)
+        if not delayed:
+            print(f"    [output] delay {shared_delay} + own {own_delay} ms: no frame matched of {handed}")
+            continue
+        moved = statistics.median(delayed) - statistics.median(sync_latencies)
+        offset = shared_delay + own_delay
+        print(f"    [output] delay {shared_delay} + own {own_delay} ms: {len(delayed)}/{handed} frames matched, moved "
+              f"{moved:.2f} ms; goal {offset} ± 2 ms: {'met' if abs(moved - offset) <= 2 else 'MISSED'}")
+else:
+    print(f"  sync offset, WLED audio sync: no frame matched of {handed} (MISSED)")
 
 # 2. Jitter at 44 fps.
 receiver = Receiver()
@@ -192,4 +249,32 @@ share = per_output / analysis_cpu if analysis_cpu > 0 else float("nan")
 print(f"  CPU per output (300-pixel strip at 44 fps, 4 outputs vs none, {len(receiver.packets)} packets received):")
 print(f"    {per_output / seconds * 100:.3f}% of a core ({per_output * 1000 / seconds:.2f} ms/s); live analysis "
       f"{analysis_cpu / seconds * 100:.2f}% of a core; ratio {share:.3f} (goal ≤ 0.20: {'met' if share <= 0.2 else 'MISSED'})")
+
+# 4. The GEQ's cost: the same file analysed with and without a wled-sync output configured.
+song = f"{work}/geq.wav"
+with wave.open(song, "wb") as w:
+    w.setnchannels(2); w.setsampwidth(2); w.setframerate(44100)
+    tone, _, _ = bursts.signal(rounds=1, preroll=0)
+    w.writeframes(tone * 125)
+    audio_seconds = w.getnframes() / 44100
+with open(f"{work}/geq-off.toml", "w") as f: f.write("")
+with open(f"{work}/geq-on.toml", "w") as f: f.write("[[lights]]\n" + "".join(f"{k} = {v}\n" for k, v in wled(9).items()))
+def analyze_cpu(config_path):
+    p = subprocess.Popen(["taskset", "-c", "0", binary, "analyze", "--config", config_path, "--input", song, "--fps", "60",
+                          "--format", "ascii"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(p.pid, 0)
+    if status != 0: sys.exit(f"lights-latency: analyze failed with status {status}")
+    return usage.ru_utime + usage.ru_stime
+# Pairs run back to back share the machine's load; the median of their differences is the cost.
+differences = []
+for _ in range(7):
+    off = analyze_cpu(f"{work}/geq-off.toml")
+    differences.append(analyze_cpu(f"{work}/geq-on.toml") - off)
+extra = statistics.median(differences) / audio_seconds
+live = analysis_cpu / seconds
+share = max(0.0, extra) / live if live > 0 else float("nan")
+print(f"  GEQ cost ({audio_seconds:.0f} s file analysed with a wled-sync output and without, 7 pairs on one core; "
+      f"differences {min(differences) * 1000:+.0f}…{max(differences) * 1000:+.0f} ms, offline analysis {off * 1000:.0f} ms):")
+print(f"    median {extra * 1000:+.4f} ms of CPU per second of audio; live analysis {live * 1000:.2f} ms/s; "
+      f"{share * 100:.2f}% more (goal ≤ 3%: {'met' if share <= 0.03 else 'MISSED'})")
 PY

@@ -35,17 +35,21 @@ enum LightsSection: ConfigSection {
     /// Reads one entry and appends it when it is valid. Every key is read even after an error, so one pass
     /// reports every problem and no key is taken for unknown.
     static func read(_ entry: SectionReader, into configuration: inout Configuration) {
-        let choices = "\"ddp\", \"sacn\", \"artnet\" or \"hue\""
+        let choices = "\"ddp\", \"sacn\", \"artnet\", \"wled-sync\" or \"hue\""
         let networkProtocol = entry.parsed("protocol", expected: choices, LightOutputSettings.NetworkProtocol.init(rawValue:))
         if !entry.contains("protocol") { entry.error("protocol", "required: \(choices)") }
         let errorsBefore = entry.errorCount
         var settings = LightOutputSettings(protocol: networkProtocol ?? .ddp)
-        // Hue reads its own keys; the others' are unknown there.
+        // Hue and WLED audio sync read keys of their own; the picture's keys are unknown there.
         if networkProtocol == .hue {
             HueLightsKeys.read(entry, into: &settings)
         } else {
             readDestination(entry, into: &settings, known: networkProtocol != nil)
-            readLayout(entry, into: &settings, known: networkProtocol != nil)
+            if settings.networkProtocol == .wledSync {
+                readAudioSync(entry)
+            } else {
+                readLayout(entry, into: &settings, known: networkProtocol != nil)
+            }
             readSACN(entry, into: &settings)
         }
         entry.number("fps", in: 1...120).assign(to: &settings.framesPerSecond)
@@ -76,7 +80,7 @@ enum LightsSection: ConfigSection {
         switch networkProtocol {
         case .sacn: entry.integer("universe", in: 1...63999).assign(to: &settings.universe)
         case .artnet: entry.integer("universe", in: 0...32767).assign(to: &settings.universe)
-        case .ddp, .hue: unused(entry, "universe", "is not used by ddp", when: known)
+        case .ddp, .hue, .wledSync: unused(entry, "universe", "is not used by \(networkProtocol.rawValue)", when: known)
         }
     }
 
@@ -111,11 +115,20 @@ enum LightsSection: ConfigSection {
 
     private static func readSACN(_ entry: SectionReader, into settings: inout LightOutputSettings) {
         guard settings.networkProtocol == .sacn else {
-            for key in ["priority", "source_name", "interface"] { unused(entry, key, "is used only by sacn") }
+            for key in ["priority", "source_name"] { unused(entry, key, "is used only by sacn") }
+            if settings.networkProtocol.takesInterface {
+                readInterface(entry, into: &settings)
+            } else {
+                unused(entry, "interface", "is used only by sacn and wled-sync")
+            }
             return
         }
         entry.integer("priority", in: 0...200).assign(to: &settings.priority)
         entry.plainText("source_name", maximumBytes: 63).assign(to: &settings.sourceName)
+        readInterface(entry, into: &settings)
+    }
+
+    private static func readInterface(_ entry: SectionReader, into settings: inout LightOutputSettings) {
         if let interface = entry.string("interface") {
             if interface.isEmpty || HostSyntax.isIPv4Literal(interface) {
                 settings.interface = interface
@@ -126,7 +139,7 @@ enum LightsSection: ConfigSection {
     }
 
     /// Warns when `key` is set although it has no effect (reading it also marks it known).
-    private static func unused(_ entry: SectionReader, _ key: String, _ why: String, when applies: Bool = true) {
+    static func unused(_ entry: SectionReader, _ key: String, _ why: String, when applies: Bool = true) {
         if entry.contains(key), applies { entry.warning(key, "\(why); ignored") }
     }
 }

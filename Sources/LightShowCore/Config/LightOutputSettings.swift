@@ -10,6 +10,8 @@ public struct LightOutputSettings: Equatable, Sendable {
         case artnet
         /// Philips Hue's Entertainment API: an area of a bridge, streamed over DTLS.
         case hue
+        /// WLED audio sync v2: the analysis itself (volume, peaks, a 16-channel GEQ), for WLED's own effects.
+        case wledSync = "wled-sync"
 
         public var defaultPort: Int {
             switch self {
@@ -17,11 +19,15 @@ public struct LightOutputSettings: Equatable, Sendable {
             case .sacn: 5568
             case .artnet: 6454
             case .hue: 443
+            case .wledSync: 11988
             }
         }
 
         /// sACN and Art-Net carry one DMX universe of 512 channels.
         public var isDMX: Bool { self == .sacn || self == .artnet }
+
+        /// Protocols that multicast by default, and so take an `interface`.
+        public var takesInterface: Bool { self == .sacn || self == .wledSync }
     }
 
     public enum Layout: String, CaseIterable, Sendable {
@@ -32,7 +38,8 @@ public struct LightOutputSettings: Equatable, Sendable {
     }
 
     public var networkProtocol: NetworkProtocol
-    /// Host name or numeric address; "" sends sACN to the universe's multicast group.
+    /// Host name or numeric address; "" sends sACN to the universe's multicast group. WLED audio sync defaults
+    /// to WLED's group, 239.0.0.1.
     public var address = ""
     public var port: Int
     /// sACN universe 1…63999; Art-Net 15-bit port address (net·256 + subnet·16 + universe) 0…32767; unused by DDP.
@@ -54,7 +61,7 @@ public struct LightOutputSettings: Equatable, Sendable {
     public var priority = 100
     /// sACN source name, at most 63 bytes of UTF-8.
     public var sourceName = "lightshow"
-    /// Numeric IPv4 address of the interface for sACN multicast; "" lets routing choose.
+    /// Numeric IPv4 address of the interface for multicast (sACN, WLED audio sync); "" lets routing choose.
     public var interface = ""
     /// This output's own sync offset, milliseconds, added to `[output] delay` (a Wi-Fi strip lags a wired one).
     public var delayMilliseconds = 0.0
@@ -71,9 +78,11 @@ public struct LightOutputSettings: Equatable, Sendable {
         self.networkProtocol = networkProtocol
         port = networkProtocol.defaultPort
         universe = networkProtocol == .sacn ? 1 : 0
-        layout = networkProtocol == .ddp ? .strip : .fixtures
-        // A full DMX universe refreshes at most about 44 times a second; pixel controllers take more.
-        framesPerSecond = networkProtocol.isDMX ? 44 : networkProtocol == .hue ? 50 : 60
+        layout = networkProtocol == .ddp || networkProtocol == .wledSync ? .strip : .fixtures
+        // A full DMX universe refreshes at most about 44 times a second; pixel controllers take more; WLED's own
+        // audio sync senders send every 20 ms, and a Hue stream runs at 50.
+        framesPerSecond = networkProtocol.isDMX ? 44 : networkProtocol == .hue || networkProtocol == .wledSync ? 50 : 60
+        if networkProtocol == .wledSync { address = "239.0.0.1" }
         gamma = Self.defaultGamma(networkProtocol, layout)
     }
 

@@ -17,6 +17,8 @@ public struct AnalysisFrame: Sendable, Equatable {
     public var rmsDBFS: Float
     /// Monotonic capture time of the newest sample analysed (live inputs only), for latency accounting.
     public var captureTimeNanoseconds: UInt64?
+    /// The 16-channel spectrum and its peak, when an output asked the analysis for them.
+    public var spectrum: SpectrumSummary?
 
     /// - Parameter envelope: defaults to `levels` (a frame without accents).
     public init(

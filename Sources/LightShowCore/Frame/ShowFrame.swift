@@ -15,6 +15,9 @@ public struct ShowFrame: Sendable, Equatable {
     public var envelope: BandLevels = .zero
     public var accent: BandLevels = .zero
     public var onsets: [Onset] = []
+    /// The analysis' spectrum summary, when an output asked for it (WLED audio sync); like `envelope`, before
+    /// the playback effects.
+    public var spectrum: SpectrumSummary?
 
     public init(index: Int, time: Double, levels: BandLevels, state: PlaybackState, title: String, elapsed: Double? = nil) {
         self.index = index

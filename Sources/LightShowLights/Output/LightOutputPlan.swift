@@ -124,7 +124,7 @@ enum LightOutputPlanner {
     ) throws(LightShowError) -> LightOutputPlan {
         do throws(SystemCallError) {
             let socket = try UDPSocket(family: destination.family)
-            if settings.networkProtocol == .sacn, !settings.interface.isEmpty {
+            if settings.networkProtocol.takesInterface, !settings.interface.isEmpty {
                 guard let interface = InternetAddress(ipv4: settings.interface, port: 0) else {
                     throw SystemCallError("interface \(settings.interface)", code: EINVAL)
                 }

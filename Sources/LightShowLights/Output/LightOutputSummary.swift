@@ -6,6 +6,7 @@ extension LightOutputSettings {
     /// `sacn 239.255.0.1:5568 universe 1 (multicast), fixtures, 44 fps`.
     public var summary: String {
         if networkProtocol == .hue { return hueSummary }
+        if networkProtocol == .wledSync { return audioSyncSummary }
         var text = networkProtocol.rawValue + " "
         if networkProtocol == .sacn, address.isEmpty {
             text += "\(SACNPacket.multicastGroup(universe: universe)):\(port) (multicast)"
@@ -16,6 +17,14 @@ extension LightOutputSettings {
         text += ", \(layout.rawValue)"
         if layout == .strip { text += " of \(pixels) pixels" }
         return text + ", \(framesPerSecondText) fps"
+    }
+
+    /// `wled-sync 239.0.0.1:11988 (multicast), 16-channel GEQ, 50 fps`.
+    private var audioSyncSummary: String {
+        let parts = address.split(separator: ".", omittingEmptySubsequences: false).compactMap { Int($0) }
+        let multicast = parts.count == 4 && (224...239).contains(parts[0]) ? " (multicast)" : ""
+        let host = address.contains(":") ? "[\(address)]" : address
+        return "wled-sync \(host):\(port)\(multicast), 16-channel GEQ, \(framesPerSecondText) fps"
     }
 
     /// `44`, or `12.5`.

@@ -8,6 +8,7 @@ public struct LightsTestStep: Sendable, Equatable {
     public var band: Band
     public var color: RGBColor
     /// Hue: the one channel of the area to light (it follows `band`); nil lights every channel of the band.
+    /// WLED audio sync: the GEQ channel (0…15) to light, in place of the band.
     public var channel: Int?
 
     public init(output: Int, band: Band, color: RGBColor, channel: Int? = nil) {

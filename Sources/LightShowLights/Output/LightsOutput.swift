@@ -13,6 +13,8 @@ final class LightsOutput {
     private(set) var pacer: OutputPacer
     var status: LightOutputStatus
     private var painted: (scene: LightScene, bytes: [UInt8])?
+    /// WLED audio sync only: paints the packet body in place of `painter`.
+    private var syncPainter: AudioSyncPainter?
     private var failing: Int32?
     /// Hue: the connection's own thread, which this output hands its paced frames to.
     private(set) var hue: HueStreamWorker?
@@ -26,7 +28,8 @@ final class LightsOutput {
         painter = LightPainter(settings: plan.settings, background: background)
         self.cid = cid
         self.logger = logger
-        let pacer = OutputPacer(framesPerSecond: plan.settings.framesPerSecond)
+        let pacer = OutputPacer(settings: plan.settings)
+        if plan.settings.networkProtocol == .wledSync { syncPainter = previous?.syncPainter ?? AudioSyncPainter() }
         if let previous {
             self.pacer = pacer.continuing(previous.pacer)
             status = previous.status
@@ -49,12 +52,17 @@ final class LightsOutput {
     func advance(
         now: UInt64, scene: LightScene, arrival: UInt64, ending: Bool, endWhenDark: Bool, sequences: inout SequenceCounters
     ) -> UInt64? {
-        let bytes = paint(scene) + hueChannelMark
+        var bytes = paint(scene) + hueChannelMark
         let end = ending || (endWhenDark && !bytes.contains { $0 != 0 })
         while true {
-            switch pacer.step(now: now, payload: bytes, ending: end, arrival: arrival) {
+            switch pacer.step(now: now, payload: bytes, ending: end, arrival: arrival, urgent: syncPainter?.hasBeat ?? false) {
             case .send:
                 transmit(bytes, terminated: false, sequences: &sequences)
+                if syncPainter != nil {
+                    // The beat it carried is spent: the next packet is painted without it.
+                    syncPainter?.sent()
+                    bytes = paint(scene)
+                }
                 status.isSending = true
             case .terminate:
                 hue?.end()
@@ -69,6 +77,13 @@ final class LightsOutput {
     }
 
     private func paint(_ scene: LightScene) -> [UInt8] {
+        if var sync = syncPainter {
+            defer { syncPainter = sync }
+            return sync.paint(scene)
+        }
+        // A picture uses neither the spectrum nor the state: a new spectrum alone needn't repaint it.
+        var scene = scene
+        (scene.spectrum, scene.state) = (nil, .playing)
         if let painted, painted.scene == scene { return painted.bytes }
         let bytes = painter.paint(scene)
         painted = (scene, bytes)
@@ -93,6 +108,8 @@ final class LightsOutput {
         case .hue:
             hueSend(bytes)
             return
+        case .wledSync:
+            packets = [WLEDSyncPacket.packet(body: bytes, counter: sequence)]
         }
         for packet in packets {
             if let error = plan.socket.send(packet, to: plan.destination) {

@@ -165,11 +165,16 @@ final class LightsSender {
                 let largest = Band.allCases.map { frame.levels[$0] }.max() ?? 0
                 background = fadeReference > 0 ? Double(min(1, max(0, largest / fadeReference))) : 0
             }
-            return (LightScene(levels: frame.levels, bands: palette.bands, background: background), false, frame.state == .stopped)
+            var scene = LightScene(levels: frame.levels, bands: palette.bands, background: background)
+            (scene.spectrum, scene.state) = (frame.spectrum, frame.state)
+            return (scene, false, frame.state == .stopped)
         case .test(let step):
             guard let step, step.output == offset else {
-                return (LightScene(levels: .zero, bands: palette.bands, background: 0), false, false)
+                var black = LightScene(levels: .zero, bands: palette.bands, background: 0)
+                black.state = .stopped
+                return (black, false, false)
             }
+            if let channel = step.channel { return (.audioSyncTest(channel: channel), false, false) }
             var levels = BandLevels.zero
             levels[step.band] = 1
             var bands = palette.bands

@@ -24,6 +24,8 @@ struct OutputPacer: Sendable {
     let keepAlive: UInt64
     /// Black packets sent at the end before the stream ends (UDP may lose one).
     let blackRepeats: Int
+    /// A steady stream (`steadyStep`) rather than one paced by changes.
+    let steady: Bool
 
     private(set) var isLive = false
     /// The theoretical time of the next send: one period after the previous one's (or after now, if later).
@@ -32,12 +34,13 @@ struct OutputPacer: Sendable {
     private var sent: [UInt8]?
     private var blackSent = 0
 
-    init(framesPerSecond: Double, keepAlive: UInt64 = 1_000_000_000, blackRepeats: Int = 3) {
+    init(framesPerSecond: Double, keepAlive: UInt64 = 1_000_000_000, blackRepeats: Int = 3, steady: Bool = false) {
         let rate = framesPerSecond.isFinite ? min(1000, max(0.1, framesPerSecond)) : 1
         period = UInt64((1e9 / rate).rounded())
         tolerance = period / 4
         self.keepAlive = keepAlive
         self.blackRepeats = blackRepeats
+        self.steady = steady
     }
 
     /// A pacer at this one's rate that carries on from `previous` (a reload that keeps the stream).
@@ -53,9 +56,10 @@ struct OutputPacer: Sendable {
 
     /// What to do at `now` for `payload`, the bytes the output should show; `ending` says they are the black of
     /// an end. `arrival` is when the data behind the payload arrived (nil: now): pacing counts from there, so a
-    /// sender thread that wakes late once doesn't push every later frame late too. After `.send` or
-    /// `.terminate` the caller acts, then asks again until it gets `.wait`.
-    mutating func step(now: UInt64, payload: [UInt8], ending: Bool, arrival: UInt64? = nil) -> Step {
+    /// sender thread that wakes late once doesn't push every later frame late too. `urgent` new data (a beat) goes
+    /// out at once on a steady stream. After `.send` or `.terminate` the caller acts, then asks again until it gets
+    /// `.wait`.
+    mutating func step(now: UInt64, payload: [UInt8], ending: Bool, arrival: UInt64? = nil, urgent: Bool = false) -> Step {
         let allowed = theoretical > tolerance ? theoretical - tolerance : 0
         guard isLive else {
             if ending { return .wait(until: nil) }
@@ -72,9 +76,27 @@ struct OutputPacer: Sendable {
             blackSent = 0
             return .terminate
         }
+        if steady { return steadyStep(now: now, payload: payload, changed: changed, ending: ending, urgent: urgent) }
         let due = changed || ending ? allowed : max(allowed, lastSent &+ keepAlive)
         guard now >= due else { return .wait(until: due) }
         record(payload, at: now, arrival: changed ? arrival : nil, ending: ending)
+        return .send
+    }
+
+    /// A packet every period on a fixed grid, changed or not, with the newest data (WLED audio sync: receivers
+    /// expect a steady stream); an urgent change goes out at once, and takes the grid's place when that is less
+    /// than half a period away. A late turn catches up by at most half a period, so a stall gives one extra
+    /// packet rather than a burst.
+    private mutating func steadyStep(now: UInt64, payload: [UInt8], changed: Bool, ending: Bool, urgent: Bool) -> Step {
+        if !(urgent && changed) {
+            guard now >= theoretical else { return .wait(until: theoretical) }
+            theoretical = max(theoretical &+ period, now &- period / 2)
+        } else if now &+ period / 2 >= theoretical {
+            theoretical = max(theoretical &+ period, now &- period / 2)
+        }
+        lastSent = now
+        blackSent = ending ? (payload == sent ? blackSent + 1 : 1) : 0
+        sent = payload
         return .send
     }
 

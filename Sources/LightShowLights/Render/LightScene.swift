@@ -7,6 +7,9 @@ struct LightScene: Equatable, Sendable {
     /// Bass, mid, treble.
     var colors: [RGBColor]
     var background: Double
+    /// What WLED audio sync outputs send besides the levels: the analysis' spectrum summary, and the state.
+    var spectrum: SpectrumSummary?
+    var state = PlaybackState.playing
 
     init(levels: BandLevels, colors: [RGBColor], background: Double) {
         self.levels = levels
@@ -19,7 +22,11 @@ struct LightScene: Equatable, Sendable {
         self.init(levels: levels, colors: Band.allCases.map { bands[$0].color }, background: background)
     }
 
-    static let dark = LightScene(levels: .zero, colors: [.black, .black, .black], background: 0)
+    static let dark: LightScene = {
+        var scene = LightScene(levels: .zero, colors: [.black, .black, .black], background: 0)
+        scene.state = .stopped
+        return scene
+    }()
 
     func color(of band: Band) -> RGBColor {
         colors[Band.allCases.firstIndex(of: band) ?? 0]

@@ -65,4 +65,6 @@ FuzzDriver.main { bytes in
         before = parts.count
     }
     _ = try? channel.finish()
+    // Runs what is still scheduled (a request's deadline) and drops the loop's tasks, which hold the channel.
+    try? channel.embeddedEventLoop.syncShutdownGracefully()
 }
