@@ -35,7 +35,7 @@ import TestSupport
 
     @Test func theCounterAdvancesEveryPacketAndWraps() throws {
         var counters = SequenceCounters()
-        let key = DestinationKey(networkProtocol: .wledSync, destination: try #require(InternetAddress(ipv4: "127.0.0.1", port: 11988)), universe: 0)
+        let key = DestinationKey(networkProtocol: .wledSync, destination: try #require(InternetAddress(ipv4: "127.0.0.1", port: 11988)), universe: 0, area: "")
         let numbers = (0..<300).map { _ in counters.next(for: key) }
         #expect(numbers.prefix(3) == [1, 2, 3])
         #expect(zip(numbers, numbers.dropFirst()).allSatisfy { $1 == $0 &+ 1 })
