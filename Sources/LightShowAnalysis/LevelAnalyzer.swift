@@ -226,7 +226,8 @@ public final class LevelAnalyzer {
             // Onsets while the gate is closed light nothing and aren't reported.
             if result.hasSound, !pendingOnsets.isEmpty { onsets = pendingOnsets }
             (envelope, accent, levels) = accents.process(
-                envelope: result.levels, onsets: onsets, time: time, gateOpen: result.hasSound
+                envelope: result.levels, onsets: onsets, time: time, gateOpen: result.hasSound,
+                sound: processor.targets
             )
             // Only when there were some: emptying an array whose buffer the frame shares allocates a new one.
             if !pendingOnsets.isEmpty { pendingOnsets.removeAll(keepingCapacity: true) }
