@@ -43,4 +43,23 @@ import TestSupport
             )
         }
     }
+
+    /// A sine switched on abruptly after silence: its first milliseconds spill into the neighbouring band's level
+    /// (a short window can't tell them apart, and each band's ceiling sits within `band_spread_db` of the loudest's),
+    /// which the neighbours' new energy taken off each band keeps to under 0.25 (0.41 without), gone once settled.
+    @Test(arguments: [30.0, 60.0])
+    func aSwitchedOnSineSpillsLittleIntoOtherBands(fps: Double) throws {
+        for (band, frequency) in Self.tones {
+            let signal = Signals.silence(seconds: 0.5, sampleRate: 48_000)
+                + Signals.sine(frequency: frequency, seconds: 1, sampleRate: 48_000, amplitude: 0.5)
+            let frames = AnalyzerHarness.frames(signal, sampleRate: 48_000, fps: fps)
+            #expect(try #require(frames.last).levels[band] >= 0.8)
+            for other in Band.allCases where other != band {
+                let highest = frames.map { $0.levels[other] }.max() ?? 1
+                #expect(highest <= 0.25, "\(frequency) Hz at \(fps) fps lifted \(other) to \(highest)")
+                let settled = frames.filter { $0.time > 1.0 }.map { $0.levels[other] }.max() ?? 1
+                #expect(settled <= 0.1, "\(frequency) Hz at \(fps) fps left \(other) at \(settled)")
+            }
+        }
+    }
 }
