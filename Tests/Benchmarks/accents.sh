@@ -37,6 +37,8 @@
 # a rise of 0.1).
 # A MISS is a result, not a failure: the exit status is non-zero only when the benchmark could not run.
 # Usage: LIGHTSHOW_BIN=path/to/lightshow Tests/Benchmarks/accents.sh (any build, with or without accents).
+# LIGHTSHOW_BASELINE_BIN=path/to/another/lightshow adds two live runs of that build with accents to each pass, side
+# by side with the others, and prints this build's CPU with accents against it.
 set -euo pipefail
 
 BIN=${LIGHTSHOW_BIN:-.build/release/lightshow}

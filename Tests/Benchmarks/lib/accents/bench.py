@@ -14,6 +14,8 @@ GAP, LEAD, TAIL = 1.5, 0.5, 1.0            # s of silence between songs, before 
 GHOST = 50                                 # velocity under which a drum hit is a ghost note
 REPEAT = 24                                # times the music is fed for the CPU figure
 analyzer = Analyzer(binary)
+# Another build (LIGHTSHOW_BASELINE_BIN) run live side by side with accents, for the CPU against it.
+baseline = os.environ.get("LIGHTSHOW_BASELINE_BIN") or None
 
 # ---- music and truth -------------------------------------------------------------------------------------------
 all_songs = [make() for make in songs.SONGS]
@@ -139,14 +141,17 @@ for live_pass in range(LIVE_PASSES):
     print(f"accents: live, pass {live_pass + 1} of {LIVE_PASSES}, {audio_seconds:.0f} s through paced fifos")
     pass_work = os.path.join(work, f"live{live_pass}")
     os.makedirs(pass_work)
-    pass_frames, pass_cpu, pass_written_at = analyzer.live(
-        {"on": config_on, "off": config_off, "on again": config_on, "off again": config_off}, payload, len(program),
-        pass_work)
+    runs = {"on": config_on, "off": config_off, "on again": config_on, "off again": config_off}
+    if baseline:
+        runs.update({"baseline": (baseline, config_on), "baseline again": (baseline, config_on)})
+    pass_frames, pass_cpu, pass_written_at = analyzer.live(runs, payload, len(program), pass_work)
     if live_pass == 0:
         live_frames, written_at = pass_frames, pass_written_at
     for name, seconds in pass_cpu.items():
         live_cpu.setdefault(name, []).append(seconds)
 cpu = {name: sum(live_cpu[name]) + sum(live_cpu[f"{name} again"]) for name in ("on", "off")}
+if baseline:
+    cpu["baseline"] = sum(live_cpu["baseline"]) + sum(live_cpu["baseline again"])
 live_runs = 2 * LIVE_PASSES
 
 drum_hits = {}
@@ -283,6 +288,11 @@ print(f"CPU, live, {live_runs} runs of each summed: {cpu['on']:.2f} s with accen
       f"  Check, fed as fast as read (best of 3 over {REPEAT * audio_seconds:.0f} s): {fed['on']:.2f} s and "
       f"{fed['off']:.2f} s, a difference of {100 * fed_added:+.1f}% of the live CPU without (a hot loop: a lower "
       f"bound)")
+if baseline:
+    by_pass = [(live_cpu["on"][p] + live_cpu["on again"][p]) / (live_cpu["baseline"][p] + live_cpu["baseline again"][p])
+               - 1 for p in range(LIVE_PASSES)]
+    print(f"  Against {baseline} with accents, side by side in the same passes: {cpu['baseline']:.2f} s; this build "
+          f"{100 * (cpu['on'] / cpu['baseline'] - 1):+.1f}% (by pass {' and '.join(f'{100 * a:+.1f}%' for a in by_pass)})")
 
 print()
 print(f"goals{'':39}{'accents':>18}{'without':>18}")
