@@ -22,6 +22,8 @@ final class BandEnergyMeter {
     private var bandBins: [[BinWeights]] = []
     /// Whether any band uses each transform this hop (skip the FFT otherwise).
     private var transformInUse: [Bool] = []
+    /// Per band, from the last `measure`: the share of its energy from the long window (the first transform).
+    private(set) var longShares: [Double] = []
 
     init(plan: WindowPlan, sampleRate: Int, bands: BandsSettings) {
         self.plan = plan
@@ -74,12 +76,18 @@ final class BandEnergyMeter {
             fft.execute()
         }
         energies.removeAll(keepingCapacity: true)
+        longShares.removeAll(keepingCapacity: true)
         for bins in bandBins {
             var total = 0.0
+            var long = 0.0
             for (index, fft) in transforms.enumerated() where !bins[index].isEmpty {
-                total += Double(Self.weightedPower(fft, bins[index])) * scales[index]
+                let part = Double(Self.weightedPower(fft, bins[index])) * scales[index]
+                total += part
+                if index == 0 { long = part }
             }
             energies.append(total)
+            // An empty band is timed as its long part would be, if it has one.
+            longShares.append(total > 0 ? long / total : bins[0].isEmpty ? 0 : 1)
         }
     }
 

@@ -8,11 +8,16 @@ import Darwin
 
 /// Sample blocks in, one `AnalysisFrame` per hop out.
 ///
-/// Downmixes each block, keeps the newest samples, and at every hop boundary of a `HopSchedule`
-/// measures the band energies (`BandEnergyMeter`) and runs them through the `LevelProcessor`. With accents on,
-/// the `OnsetDetector` reads the same samples on its own finer hop, and the `AccentProcessor` lifts each light on
-/// its band's onsets. FFTW plans are made once, here in `init`. One owner thread; not Sendable.
+/// Downmixes each block and keeps the newest samples. The `OnsetDetector` reads them on its own fine hop (128
+/// samples at 44.1/48 kHz, whatever the frame rate), and on each of its hops the band energies of its short windows,
+/// scaled to the band meter's split (`BandPowerTrack`), run through the `LevelProcessor`. At every hop boundary of a
+/// `HopSchedule` (a frame) the band meter (`BandEnergyMeter`) measures the long window, which sets the scales for
+/// the hops to come, and the frame takes the levels of the last hop; with accents on, the `AccentProcessor` lifts
+/// each light on its band's onsets. FFTW plans are made once, here in `init`. One owner thread; not Sendable.
 public final class LevelAnalyzer {
+    /// How far ahead of its envelope each level is shown: one 60 fps frame, as when the envelope was stepped once a
+    /// 60 fps frame (`LevelProcessor`).
+    static let lead = 1.0 / 60
     public let sampleRate: Int
     public let framesPerSecond: Double
     public let windowPlan: WindowPlan
@@ -29,8 +34,12 @@ public final class LevelAnalyzer {
     private var bands: BandsSettings
     /// With the bands' colours, what the accents' flash limit judges a flash by.
     private var background: BackgroundSettings
-    /// Nil with accents off: no detection runs, and the levels are the envelope's.
-    private var detector: OnsetDetector?
+    /// Runs with accents on or off: its short windows time the levels. With accents off its onsets are dropped, and
+    /// the levels are the envelope's.
+    private let detector: OnsetDetector
+    private var accentsOn = false
+    /// The detector's band powers of the last hops, which put the meter's energies on time.
+    private var track: BandPowerTrack
     private var accents: AccentProcessor
     /// Onsets decided since the last frame.
     private var pendingOnsets: [Onset] = []
@@ -43,7 +52,10 @@ public final class LevelAnalyzer {
     private var nextHop: Int64 = 1
     /// Timeline position of the first sample, from the first block's `startFrame`.
     private var origin: Int64?
-    /// Σ x² and count since the last hop, for the silence gate's RMS.
+    /// The level chain's output on the detector's last hop, and the band energies it was given.
+    private var hopResult: (levels: BandLevels, hasSound: Bool) = (.zero, false)
+    private var hopEnergies: [Double] = []
+    /// Σ x² and count since the last frame, for the frame's RMS.
     private var hopSquares: Double = 0
     private var hopCount = 0
 
@@ -70,31 +82,31 @@ public final class LevelAnalyzer {
         history = SampleHistory(
             capacity: max(meter.fullRateSpan, OnsetDetector.windowLength(sampleRate: self.sampleRate))
         )
-        processor = LevelProcessor(settings: settings)
+        processor = LevelProcessor(settings: settings, lead: Self.lead)
+        detector = OnsetDetector(
+            sampleRate: self.sampleRate, bands: bands, accents: accents,
+            silenceThresholdDBFS: settings.silenceThresholdDBFS
+        )
+        track = BandPowerTrack(longSpan: windowPlan.longSize, shortSpan: windowPlan.shortSize, hop: detector.hop)
         self.settings = settings
         self.bands = bands
         self.background = background
         self.accents = AccentProcessor(settings: accents, contrasts: FlashContrast.perBand(bands, background: background))
         energies.reserveCapacity(Band.allCases.count)
+        hopEnergies.reserveCapacity(Band.allCases.count)
         pendingOnsets.reserveCapacity(16)
         updateAccents(accents)
     }
 
-    /// New accent settings (a config reload), from the next hop. Turning accents on starts the detector afresh.
+    /// New accent settings (a config reload), from the next hop.
     public func updateAccents(_ settings: AccentSettings) {
+        accentsOn = settings.enabled
         guard settings.enabled else {
-            detector = nil
             pendingOnsets.removeAll(keepingCapacity: true)
             accents = AccentProcessor(settings: settings, contrasts: accents.contrasts)
             return
         }
-        if let detector {
-            detector.setAccents(settings, silenceThresholdDBFS: self.settings.silenceThresholdDBFS)
-        } else {
-            detector = OnsetDetector(
-                sampleRate: sampleRate, bands: bands, accents: settings, silenceThresholdDBFS: self.settings.silenceThresholdDBFS
-            )
-        }
+        detector.setAccents(settings, silenceThresholdDBFS: self.settings.silenceThresholdDBFS)
         if settings != accents.settings { accents = AccentProcessor(settings: settings, contrasts: accents.contrasts) }
     }
 
@@ -117,8 +129,8 @@ public final class LevelAnalyzer {
     public func updateSettings(_ settings: AnalysisSettings) {
         guard settings != self.settings else { return }
         self.settings = settings
-        processor = LevelProcessor(settings: settings)
-        detector?.setAccents(accents.settings, silenceThresholdDBFS: settings.silenceThresholdDBFS)
+        processor = LevelProcessor(settings: settings, lead: Self.lead)
+        detector.setAccents(accents.settings, silenceThresholdDBFS: settings.silenceThresholdDBFS)
     }
 
     /// Takes one block and returns the frames whose hop boundaries it completed (often none or one).
@@ -149,15 +161,24 @@ public final class LevelAnalyzer {
 
     /// Appends to the history in pieces that end on the detector's hops, each read by the detector as it lands.
     private func appendToHistory(_ chunk: UnsafeBufferPointer<Float>) {
-        guard let detector else { return history.append(chunk) }
         var start = 0
         while start < chunk.count {
             let count = min(chunk.count - start, detector.samplesUntilHop)
             history.append(UnsafeBufferPointer(rebasing: chunk[start..<(start + count)]))
             let first = (origin ?? 0) + consumed + Int64(start)
-            detector.take(count, of: history, firstSample: first, into: &pendingOnsets)
+            if detector.take(count, of: history, firstSample: first, into: &pendingOnsets) { stepLevels() }
             start += count
         }
+    }
+
+    /// One detector hop through the level chain.
+    private func stepLevels() {
+        track.push(detector.bandPowers)
+        track.energies(into: &hopEnergies)
+        hopResult = processor.process(
+            meanSquares: hopEnergies, rmsDBFS: Decibels.fromPower(detector.hopMeanSquare),
+            dt: Double(detector.hop) / Double(sampleRate)
+        )
     }
 
     /// Whether `frames` more input frames reach the next hop boundary.
@@ -186,32 +207,34 @@ public final class LevelAnalyzer {
     private func hop(boundary: Int64, block: SampleBlock, blockEnd: Int64) -> AnalysisFrame {
         if let bands = pendingBands {
             meter.setBands(bands)
-            detector?.setBands(bands)
+            detector.setBands(bands)
             pendingBands = nil
         }
-        let previous = schedule.boundary(nextHop - 1)
-        let dt = Double(boundary - previous) / Double(sampleRate)
         let rms = hopCount > 0 ? sqrt(hopSquares / Double(hopCount)) : 0
         hopSquares = 0
         hopCount = 0
         nextHop += 1
 
         meter.measure(fullRate: history, into: &energies)
+        track.rescale(energies, longShares: meter.longShares)
         let rmsDBFS = Decibels.fromAmplitude(rms)
-        let result = processor.process(meanSquares: energies, rmsDBFS: rmsDBFS, dt: dt)
+        let result = hopResult
         let time = Double((origin ?? 0) + boundary) / Double(sampleRate)
         var levels = result.levels
         var envelope = result.levels
         var accent = BandLevels.zero
         var onsets: [Onset] = []
-        if detector != nil {
+        if accentsOn {
             // Onsets while the gate is closed light nothing and aren't reported.
             if result.hasSound, !pendingOnsets.isEmpty { onsets = pendingOnsets }
             (envelope, accent, levels) = accents.process(
-                envelope: result.levels, onsets: onsets, time: time, gateOpen: result.hasSound
+                envelope: result.levels, onsets: onsets, time: time, gateOpen: result.hasSound,
+                sound: processor.targets
             )
             // Only when there were some: emptying an array whose buffer the frame shares allocates a new one.
             if !pendingOnsets.isEmpty { pendingOnsets.removeAll(keepingCapacity: true) }
+        } else if !pendingOnsets.isEmpty {
+            pendingOnsets.removeAll(keepingCapacity: true)
         }
         // The block's capture time is its newest sample's; a hop ending earlier in the block was captured earlier.
         let capture = block.captureTimeNanoseconds.map { newest -> UInt64 in

@@ -120,6 +120,8 @@ public final class OnsetDetector {
     private let sensitivities: UnsafeMutablePointer<Float>
     private let values: UnsafeMutablePointer<Float>
     private let previousValues: UnsafeMutablePointer<Float>
+    /// Per band: its mean square in its window this hop (`bandPowers`).
+    private let powers: UnsafeMutablePointer<Float>
     /// Σ x² of each hop in the long window (a ring of `hopsPerWindow`), for the silence gate.
     private let hopSquares: UnsafeMutablePointer<Float>
     private var hopSquaresIndex = 0
@@ -161,10 +163,11 @@ public final class OnsetDetector {
         self.silenceThresholdDBFS = silenceThresholdDBFS
         let bandCount = Band.allCases.count
         meanLength = max(1, Int(Self.meanSeconds * Double(self.sampleRate) / Double(length / Self.hopsPerWindow)))
-        floats = .allocate(capacity: 3 * bandCount + Self.hopsPerWindow + meanLength * bandCount)
-        floats.initialize(repeating: 0, count: 3 * bandCount + Self.hopsPerWindow + meanLength * bandCount)
+        floats = .allocate(capacity: 4 * bandCount + Self.hopsPerWindow + meanLength * bandCount)
+        floats.initialize(repeating: 0, count: 4 * bandCount + Self.hopsPerWindow + meanLength * bandCount)
         (sensitivities, values, previousValues) = (floats, floats + bandCount, floats + 2 * bandCount)
-        hopSquares = floats + 3 * bandCount
+        powers = floats + 3 * bandCount
+        hopSquares = floats + 4 * bandCount
         recent = hopSquares + Self.hopsPerWindow
         doubles = .allocate(capacity: 2 * bandCount)
         (recentSums, lastOnsets) = (doubles, doubles + bandCount)
@@ -217,11 +220,22 @@ public final class OnsetDetector {
     /// Samples still to take before the next hop: the caller cuts its pieces there.
     var samplesUntilHop: Int { untilHop }
 
+    /// The mean square of the last hop's samples (the silence gate's measure).
+    private(set) var hopMeanSquare: Double = 0
+
+    /// Each band's mean square in its window on the last hop (lanes in `Band.allCases` order, the fourth 0): the
+    /// band energy of the last 21 ms (5 ms in the short window), which `BandPowerTrack` puts the levels on time by.
+    var bandPowers: SIMD4<Float> {
+        SIMD4(powers[0], powers[1], powers[2], 0)
+    }
+
     /// The newest `count` samples of `history` (`count` at most `samplesUntilHop`) are new, the first of them
     /// sample `firstSample` of the timeline: appends the onsets decided on the hop they complete to `onsets`.
     /// The history is the caller's, shared with the band meter: the samples are written once, and live, each
     /// wake-up fetches one copy of them from cold memory, not two.
-    func take(_ count: Int, of history: SampleHistory, firstSample: Int64, into onsets: inout [Onset]) {
+    /// Returns whether the piece completed a hop.
+    @discardableResult
+    func take(_ count: Int, of history: SampleHistory, firstSample: Int64, into onsets: inout [Onset]) -> Bool {
         precondition(count <= untilHop && history.capacity >= size, "a piece past the hop, or a short history")
         // Both halvings run whatever the bands (a few hundred multiply-adds a frame), so a reload that changes how
         // far the long window is decimated finds that window's audio already there.
@@ -231,24 +245,31 @@ public final class OnsetDetector {
         if untilHop == 0 {
             untilHop = hop
             decide(history, time: Double(firstSample + Int64(count)) / Double(sampleRate), into: &onsets)
+            return true
         }
+        return false
     }
 
     private func decide(_ history: SampleHistory, time: Double, into onsets: inout [Onset]) {
         let long = longDecimation == 1 ? longFullRate : nil
         let short = longDecimation == 4 ? shortUnpadded : shortPadded
-        let (values, size, hop) = (values, size, hop)
+        let (values, powers, size, hop) = (values, powers, size, hop)
         if longDecimation == 2 {
-            halfRate.withNewest(size / 2) { longHalfRate.measure(samplesEndingAt: $0 + size / 2, into: values) }
+            halfRate.withNewest(size / 2) {
+                longHalfRate.measure(samplesEndingAt: $0 + size / 2, into: values, powers: powers)
+            }
         } else if longDecimation == 4 {
-            quarterRate.withNewest(size / 4) { longQuarterRate.measure(samplesEndingAt: $0 + size / 4, into: values) }
+            quarterRate.withNewest(size / 4) {
+                longQuarterRate.measure(samplesEndingAt: $0 + size / 4, into: values, powers: powers)
+            }
         }
         let squares = history.withNewest(size) { window in
             let end = window + size
-            long?.measure(samplesEndingAt: end, into: values)
-            short.measure(samplesEndingAt: end, into: values)
+            long?.measure(samplesEndingAt: end, into: values, powers: powers)
+            short.measure(samplesEndingAt: end, into: values, powers: powers)
             return LevelAnalyzer.sumOfSquares(UnsafeBufferPointer(start: end - hop, count: hop))
         }
+        hopMeanSquare = Double(squares) / Double(hop)
         let level = Double(FastDecibels.of(max(windowMeanSquare(newest: squares), 1e-20)))
         let sounding = level >= silenceThresholdDBFS
         let bit: UInt8 = 1 << wasSoundingIndex

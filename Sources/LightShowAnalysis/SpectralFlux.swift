@@ -112,35 +112,44 @@ final class SpectralFlux {
     }
 
     /// Transforms the `size` samples that end just before `end` and writes the onset function of each of its bands
-    /// into `values` (indexed as `Band.allCases`); the other bands' entries are left alone.
-    func measure(samplesEndingAt end: UnsafePointer<Float>, into values: UnsafeMutablePointer<Float>) {
+    /// into `values` and each one's mean square into `powers` (both indexed as `Band.allCases`); the other bands'
+    /// entries are left alone.
+    func measure(
+        samplesEndingAt end: UnsafePointer<Float>, into values: UnsafeMutablePointer<Float>,
+        powers: UnsafeMutablePointer<Float>
+    ) {
         guard !binSpan.isEmpty else { return }
-        transform(end - size)
+        transform(end - size, powers: powers)
         let bins = binCount
         let span = binSpan
         Self.rises(level: levels, history: past, rows: pastHops, bins: bins, span: span, into: rises)
         // This hop's neighbour maximum replaces the oldest row.
         Self.neighbourMaximum(level: levels, bins: bins, span: span, into: past + pastRow * bins)
         for band in 0..<Band.allCases.count where bandLower[band] < bandUpper[band] {
-            // Eight partial sums: one running sum waits on each add in turn.
-            var lanes = SIMD8<Float>()
-            var bin = bandLower[band]
-            while bin + 8 <= bandUpper[band] {
-                lanes += Self.load(rises + bin)
-                bin += 8
-            }
-            var total = lanes.sum()
-            while bin < bandUpper[band] {
-                total += rises[bin]
-                bin += 1
-            }
-            values[band] = total / Float(bandUpper[band] - bandLower[band])
+            values[band] = Self.sum(rises, bandLower[band]..<bandUpper[band]) / Float(bandUpper[band] - bandLower[band])
         }
         pastRow = (pastRow + 1) % pastHops
     }
 
-    /// Windows `samples` (`size` of them), transforms them and fills `levels` (dB) over `binSpan`.
-    private func transform(_ samples: UnsafePointer<Float>) {
+    /// Σ of `values` over `bins`, in eight partial sums: one running sum waits on each add in turn.
+    private static func sum(_ values: UnsafePointer<Float>, _ bins: Range<Int>) -> Float {
+        var lanes = SIMD8<Float>()
+        var bin = bins.lowerBound
+        while bin + 8 <= bins.upperBound {
+            lanes += load(values + bin)
+            bin += 8
+        }
+        var total = lanes.sum()
+        while bin < bins.upperBound {
+            total += values[bin]
+            bin += 1
+        }
+        return total
+    }
+
+    /// Windows `samples` (`size` of them), transforms them, writes each band's mean square into `powers` and fills
+    /// `levels` (dB) over `binSpan`.
+    private func transform(_ samples: UnsafePointer<Float>, powers: UnsafeMutablePointer<Float>) {
         let (input, half) = (fft.input, size / 2)
         for n in 0..<half { input[n] = samples[n] * halfWindow[n] }
         // The second half reads the table backwards, eight at a time (`size` is a power of two of at least 16).
@@ -158,6 +167,9 @@ final class SpectralFlux {
         let (scale, span) = (SIMD8<Float>(repeating: powerScale), binSpan)
         // The powers land in `levels` and become dB in place.
         fft.power(bins: span, spacing: spacing, into: levels)
+        for band in 0..<Band.allCases.count where bandLower[band] < bandUpper[band] {
+            powers[band] = Self.sum(levels, bandLower[band]..<bandUpper[band]) * powerScale
+        }
         guard span.count >= 8 else {
             for bin in span { levels[bin] = FastDecibels.of(levels[bin] * powerScale + floors[bin]) }
             return

@@ -215,6 +215,49 @@ import Testing
             for band in Band.allCases { #expect(abs(levels[band] - other[band]) < 1e-6) }
         }
     }
+
+    /// Given the band's sound, an accent holds while the sound still rises, then falls with it: a chord that stops
+    /// takes its accent with it, whatever the decay.
+    @Test func anAccentHoldsWhileItsSoundRisesAndFallsWithIt() {
+        var accents = AccentProcessor(settings: AccentSettings())
+        let envelope = BandLevels(bass: 0.1)
+        let tau = 0.150
+        let lit = accents.process(
+            envelope: envelope, onsets: [onset(1.0)], time: 1.0, gateOpen: true, sound: BandLevels(bass: 0.3)
+        )
+        let peak = Double(lit.accent.bass)
+        #expect(peak == 1)
+        // Still rising 40 ms on, past the fixed hold: no fall yet.
+        let rising = accents.process(envelope: envelope, onsets: [], time: 1.04, gateOpen: true, sound: BandLevels(bass: 0.8))
+        #expect(Double(rising.accent.bass) == peak)
+        // Held steady: the decay runs from the sound's peak at 1.04 s.
+        let held = accents.process(envelope: envelope, onsets: [], time: 1.06, gateOpen: true, sound: BandLevels(bass: 0.8))
+        #expect(abs(Double(held.accent.bass) - peak * exp(-0.02 / tau)) < 1e-6)
+        // Falling to half the peak: the accent falls by half as well.
+        let falling = accents.process(envelope: envelope, onsets: [], time: 1.08, gateOpen: true, sound: BandLevels(bass: 0.4))
+        #expect(abs(Double(falling.accent.bass) - 0.5 * peak * exp(-0.04 / tau)) < 1e-6)
+        // The sound gone: so is the accent, 80 ms after the onset where a fixed fall would still show 0.7.
+        let gone = accents.process(envelope: envelope, onsets: [], time: 1.1, gateOpen: true, sound: BandLevels(bass: 0))
+        #expect(gone.accent.bass == 0)
+        #expect(abs(gone.levels.bass - 0.1 * 0.85) < 1e-6)
+    }
+
+    /// The next onset rises from where the last accent has fallen to, following its sound as last shown.
+    @Test func aSecondOnsetRisesFromTheAccentShown() {
+        var settings = AccentSettings()
+        settings.bass.strength = 0.5
+        var accents = AccentProcessor(settings: settings)
+        let envelope = BandLevels(bass: 0)
+        _ = accents.process(envelope: envelope, onsets: [onset(1.0)], time: 1.0, gateOpen: true, sound: BandLevels(bass: 0.8))
+        let shown = accents.process(envelope: envelope, onsets: [], time: 1.1, gateOpen: true, sound: BandLevels(bass: 0.4))
+        // Half the sound's peak at 1.1 s, and 10 ms more of the bass decay (150 ms) by the next onset.
+        #expect(shown.accent.bass > 0)
+        let base = Double(shown.accent.bass) * exp(-0.01 / 0.150)
+        let next = accents.process(
+            envelope: envelope, onsets: [onset(1.11)], time: 1.11, gateOpen: true, sound: BandLevels(bass: 0.8)
+        )
+        #expect(abs(Double(next.accent.bass) - (base + 0.5 * (1 - base))) < 1e-6)
+    }
 }
 
 @Suite struct FrameDelayTests {

@@ -5,7 +5,11 @@ import Darwin
 #endif
 
 /// Accents on top of the envelope, per band: an onset lifts its light at once toward full, by its strength, and
-/// the lift holds for `hold` and then falls exponentially over the band's decay. Falling from the onset at once
+/// then follows the band's own sound: the lift holds while the sound still rises (at least `hold`), falls as the
+/// sound falls (by the sound's level over its peak since the onset), and over a sound that holds it falls back
+/// exponentially over the band's decay. A fixed fall did not follow a kick that rings for 300 ms or a chord that
+/// stops after 80: on `accents.sh`'s songs each light then tracked its band's envelope less well with accents than
+/// without. Falling from the onset at once
 /// cost up to a frame of decay before the light was ever seen: at 60 fps a treble accent (60 ms) lost up to a
 /// quarter of its peak, and on a light already at 0.7 that ate most of the rise (`accents.sh`: 16% of the drum
 /// hits detected in time rose by less than 0.1). The hold depends on time alone, so every frame rate shows the
@@ -22,6 +26,9 @@ public struct AccentProcessor: Sendable {
     /// How long an accent stays at its peak before it falls: one frame at 60 fps, so the first frame after an onset
     /// shows all of it.
     public static let hold = 0.017
+    /// The longest a sound still rising holds its accent: a kick or a chord peaks within tens of milliseconds,
+    /// while a level creeping up as the gain recovers would otherwise hold it for ever.
+    public static let longestHold = 0.1
 
     public private(set) var settings: AccentSettings
     /// Per band: the light's colour over the background, which decides what is a flash.
@@ -31,6 +38,11 @@ public struct AccentProcessor: Sendable {
     /// state cold, and three arrays were three more places to fetch it from.
     private var peaks = SIMD4<Double>()
     private var onsetTimes = SIMD4<Double>()
+    /// Per band: the sound's highest level since the onset, when the hold ends (when the sound stopped rising, at
+    /// least `hold` after the onset), and the sound now over that peak.
+    private var soundPeaks = SIMD4<Double>()
+    private var holdEnds = SIMD4<Double>()
+    private var follows = SIMD4<Double>(repeating: 1)
     private let decaySeconds: SIMD4<Double>
     private var limiters: [FlashLimiter]
 
@@ -54,19 +66,22 @@ public struct AccentProcessor: Sendable {
     ///   - envelope: each band's envelope level this frame.
     ///   - onsets: the onsets decided since the previous frame, in time order, none after `time`.
     ///   - gateOpen: false while the silence gate is closed: no accents then.
+    ///   - sound: each band's level now before its envelope's attack and release (`LevelProcessor.targets`),
+    ///     which the accents follow; nil holds each for `hold` and lets it fall over the decay.
     /// - Returns: each band's envelope as shown (below full by the headroom), its accent, and the light's level
     ///   (the larger of the two).
     public mutating func process(
-        envelope: BandLevels, onsets: [Onset], time: Double, gateOpen: Bool
+        envelope: BandLevels, onsets: [Onset], time: Double, gateOpen: Bool, sound: BandLevels? = nil
     ) -> (envelope: BandLevels, accent: BandLevels, levels: BandLevels) {
         let shown = envelope.scaled(by: Float(1 - min(1, max(0, settings.headroom))))
         guard gateOpen else {
             peaks = .zero
             return (shown, .zero, shown)
         }
-        if !onsets.isEmpty { lift(on: onsets, shown: shown) }
+        if !onsets.isEmpty { lift(on: onsets, shown: shown, sound: sound) }
         // Below a thousandth the light is invisible; snapping lets the accent end at exactly 0.
         func accent(_ index: Int) -> Float {
+            if let sound { follow(index, sound: Double(sound[Band.allCases[index]]), at: time) }
             let value = value(index, at: time)
             return value < 0.001 ? 0 : Float(value)
         }
@@ -79,7 +94,7 @@ public struct AccentProcessor: Sendable {
 
     /// The onsets' lifts. Kept out of `process`, whose every-frame path stays short: most frames have no onset.
     @inline(never)
-    private mutating func lift(on onsets: [Onset], shown: BandLevels) {
+    private mutating func lift(on onsets: [Onset], shown: BandLevels, sound: BandLevels?) {
         for onset in onsets {
             let index = Self.index(of: onset.band)
             let entry = settings[onset.band]
@@ -95,6 +110,9 @@ public struct AccentProcessor: Sendable {
             }
             peaks[index] = min(1, base + rise)
             onsetTimes[index] = onset.time
+            soundPeaks[index] = sound.map { Double($0[onset.band]) } ?? 0
+            holdEnds[index] = onset.time + Self.hold
+            follows[index] = 1
         }
     }
 
@@ -104,13 +122,24 @@ public struct AccentProcessor: Sendable {
         self.contrasts = contrasts
     }
 
+    /// Band `index`'s sound now: while it still rises (within `longestHold` of the onset) the hold lasts; once it
+    /// falls, the accent follows it down.
+    private mutating func follow(_ index: Int, sound: Double, at time: Double) {
+        guard peaks[index] > 0 else { return }
+        if sound > soundPeaks[index], time - onsetTimes[index] <= Self.longestHold {
+            soundPeaks[index] = sound
+            holdEnds[index] = max(holdEnds[index], time)
+        }
+        follows[index] = soundPeaks[index] > 0 ? min(1, max(0, sound / soundPeaks[index])) : 1
+    }
+
     /// The accent of band `index` at `time`.
     private func value(_ index: Int, at time: Double) -> Double {
         guard peaks[index] > 0 else { return 0 }
         let tau = decaySeconds[index]
-        let elapsed = max(0, time - onsetTimes[index] - Self.hold)
-        guard tau > 0 else { return elapsed > 0 ? 0 : peaks[index] }
-        return peaks[index] * exp(-elapsed / tau)
+        let elapsed = max(0, time - holdEnds[index])
+        guard tau > 0 else { return elapsed > 0 ? 0 : peaks[index] * follows[index] }
+        return peaks[index] * follows[index] * exp(-elapsed / tau)
     }
 
     private static func index(of band: Band) -> Int {

@@ -32,6 +32,12 @@ public struct Envelope: Equatable, Sendable {
         return value
     }
 
+    /// Where `step(toward: target, dt: seconds)` would take the value, without taking it there.
+    public func ahead(by seconds: Double, toward target: Double) -> Double {
+        var copy = self
+        return copy.step(toward: target, dt: seconds)
+    }
+
     public mutating func reset(to level: Double = 0) {
         value = level
     }

@@ -6,8 +6,17 @@ public struct LevelProcessor: Sendable {
     public private(set) var gate: SilenceGate
     private var mapping: AlphaMapping
     private var envelopes: [Envelope]
+    /// How far ahead of its envelopes the levels are shown, seconds (see `init`).
+    public let lead: Double
+    /// Each band's alpha before its envelope on the last step: where the envelope is heading.
+    public private(set) var targets = BandLevels()
 
-    public init(settings: AnalysisSettings) {
+    /// - Parameter lead: the levels are where the envelopes would be `lead` seconds on with this step's target
+    ///   held. Stepped once a frame with `lead` 0, as each step holds its target over the whole frame, the level at
+    ///   60 fps is a frame ahead of the envelope's exact course; stepped on a finer hop, a lead of one 60 fps frame
+    ///   keeps that, at every frame rate.
+    public init(settings: AnalysisSettings, lead: Double = 0) {
+        self.lead = max(0, lead)
         gain = AutomaticGain(settings: settings)
         gate = SilenceGate(thresholdDBFS: settings.silenceThresholdDBFS, holdMilliseconds: settings.silenceHoldMilliseconds)
         mapping = AlphaMapping(dynamicRangeDB: settings.dynamicRangeDB)
@@ -29,7 +38,9 @@ public struct LevelProcessor: Sendable {
         var levels = BandLevels()
         for (index, band) in Band.allCases.enumerated() {
             let target = open ? mapping.alpha(levelDB: levelsDB[index], ceilingDB: gain.ceilings[index]) : 0
-            let value = envelopes[index].step(toward: target, dt: dt)
+            targets[band] = Float(target)
+            envelopes[index].step(toward: target, dt: dt)
+            let value = lead > 0 ? envelopes[index].ahead(by: lead, toward: target) : envelopes[index].value
             // Below a thousandth the light is invisible; snapping keeps "silence gives 0" exact.
             levels[band] = value < 0.001 ? 0 : Float(value)
         }

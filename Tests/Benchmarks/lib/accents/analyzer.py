@@ -54,8 +54,8 @@ class Analyzer:
     def __init__(self, binary):
         self.binary = binary
 
-    def command(self, config, source, form):
-        return [self.binary, "analyze", "--config", config, "--input", source, "--format", form, "--fps", str(FPS)]
+    def command(self, config, source, form, binary=None):
+        return [binary or self.binary, "analyze", "--config", config, "--input", source, "--format", form, "--fps", str(FPS)]
 
     def run(self, config, source, form):
         """A finished offline run (CompletedProcess, text)."""
@@ -79,12 +79,16 @@ class Analyzer:
         return usage.ru_utime + usage.ru_stime
 
     def live(self, configs, payload, frames, work):
-        """Each {name: config} reading its own fifo, all written the same real-time-paced PCM side by side (jsonl).
+        """Each {name: config} (or {name: (binary, config)} for another build) reading its own fifo, all written the
+        same real-time-paced PCM side by side (jsonl).
         Returns {name: [(t, arrival, levels)]}, {name: CPU-seconds} and chunk index → monotonic write time."""
         fifos = {name: os.path.join(work, f"{name}.fifo") for name in configs}
         for path in fifos.values():
             os.mkfifo(path)
-        processes = {name: subprocess.Popen(self.command(configs[name], f"fifo:{path}", "jsonl"),
+        def run_as(name):
+            binary, config = configs[name] if isinstance(configs[name], tuple) else (None, configs[name])
+            return self.command(config, f"fifo:{fifos[name]}", "jsonl", binary)
+        processes = {name: subprocess.Popen(run_as(name),
                                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
                      for name, path in fifos.items()}
         lines, readers = bursts.read_lines(processes, frame)

@@ -14,6 +14,8 @@ GAP, LEAD, TAIL = 1.5, 0.5, 1.0            # s of silence between songs, before 
 GHOST = 50                                 # velocity under which a drum hit is a ghost note
 REPEAT = 24                                # times the music is fed for the CPU figure
 analyzer = Analyzer(binary)
+# Another build (LIGHTSHOW_BASELINE_BIN) run live side by side with accents, for the CPU against it.
+baseline = os.environ.get("LIGHTSHOW_BASELINE_BIN") or None
 
 # ---- music and truth -------------------------------------------------------------------------------------------
 all_songs = [make() for make in songs.SONGS]
@@ -100,11 +102,14 @@ if not np.array_equal(times_on, times_off):
 inside = np.zeros(len(times_on), dtype=bool)
 for _, start, end in spans:
     inside |= (times_on >= start) & (times_on <= end)
-spearman = {}
+spearman, lagged = {}, {}
 for band in BANDS:
     filtered = audio.read(os.path.join(work, f"{band}.wav"))[:, 0]
     ideal = audio.rms_at(filtered, times_on[inside])
     spearman[band] = (score.spearman(levels_on[band][inside], ideal), score.spearman(levels_off[band][inside], ideal))
+    # The light at frame t against the ideal at t − lag: the lag where they match best is how late the light is.
+    lagged[band] = tuple(score.best_lag(levels[band][inside], lambda lag: audio.rms_at(filtered, times_on[inside] - lag))
+                         for levels in (levels_on, levels_off))
 
 held_times, held_levels = frames_of(offline["held off"])
 held_onsets = onsets_of(offline["held onsets"]) if has_accents else None
@@ -136,14 +141,17 @@ for live_pass in range(LIVE_PASSES):
     print(f"accents: live, pass {live_pass + 1} of {LIVE_PASSES}, {audio_seconds:.0f} s through paced fifos")
     pass_work = os.path.join(work, f"live{live_pass}")
     os.makedirs(pass_work)
-    pass_frames, pass_cpu, pass_written_at = analyzer.live(
-        {"on": config_on, "off": config_off, "on again": config_on, "off again": config_off}, payload, len(program),
-        pass_work)
+    runs = {"on": config_on, "off": config_off, "on again": config_on, "off again": config_off}
+    if baseline:
+        runs.update({"baseline": (baseline, config_on), "baseline again": (baseline, config_on)})
+    pass_frames, pass_cpu, pass_written_at = analyzer.live(runs, payload, len(program), pass_work)
     if live_pass == 0:
         live_frames, written_at = pass_frames, pass_written_at
     for name, seconds in pass_cpu.items():
         live_cpu.setdefault(name, []).append(seconds)
 cpu = {name: sum(live_cpu[name]) + sum(live_cpu[f"{name} again"]) for name in ("on", "off")}
+if baseline:
+    cpu["baseline"] = sum(live_cpu["baseline"]) + sum(live_cpu["baseline again"])
 live_runs = 2 * LIVE_PASSES
 
 drum_hits = {}
@@ -205,6 +213,22 @@ print("envelope tracking (Spearman r vs the band-filtered mix's 20 ms RMS at eac
 print(f"  {'lightshow, accents':32}" + "".join(f"{fmt(spearman[b][0] if has_accents else None):>8}" for b in BANDS))
 print(f"  {'lightshow, no accents':32}" + "".join(f"{fmt(spearman[b][1]):>8}" for b in BANDS))
 spearman_ok = all(round(spearman[b][0], 2) >= round(spearman[b][1], 2) for b in BANDS) if has_accents else None
+print("envelope lag (Spearman r at zero lag / at the best lag, and that lag: the light at t against the ideal at t − lag)")
+for column, name in ((0, "lightshow, accents"), (1, "lightshow, no accents")):
+    if column == 0 and not has_accents:
+        continue
+    print(f"  {name:32}" + "".join(
+        f"{fmt(lagged[b][column][0]):>8} / {fmt(lagged[b][column][2])} at {1000 * lagged[b][column][1]:3.0f} ms"
+        for b in BANDS))
+lag_ok = all(lagged[b][0 if has_accents else 1][1] <= 0.010 for b in BANDS)
+
+print("onset F-measure per song (±50 ms), offline: lightshow with accents | aubio hfc, bass/mid/treble")
+for song_name, start, end in spans:
+    def song_f(found):
+        return "/".join(fmt(score.f_measure(references[b][(references[b] >= start) & (references[b] <= end)],
+                                            found[b][(found[b] >= start) & (found[b] <= end)])) for b in BANDS)
+    print(f"  {song_name:16}{song_f(estimates['lightshow, accents']) if has_accents else '—':>16} |"
+          f"{song_f(estimates['aubio hfc']):>16}")
 
 print()
 print(f"live through a paced fifo, drum hits (ghost notes under velocity {GHOST} apart); "
@@ -230,6 +254,14 @@ for name, label in ((("on", "accents"),) if has_accents else ()) + (("off", "no 
                   f"{ms(score.percentile(wall, 50)):>16}{ms(score.percentile(audio_t, 50)):>7}"
                   f"{ms(score.percentile(wall, 90)):>10}{ms(score.percentile(audio_t, 90)):>7}"
                   f"{sum(r[4] >= 0.9 for r in unlit):>11d} of {len(unlit):<3d}")
+    by_song = []
+    for song_name, start, end in spans:
+        cells = []
+        for part in ("kick", "snare", "hats"):
+            rows = [r for e, r in live[(name, part)] if e.velocity >= GHOST and start <= e.time <= end]
+            cells.append(f"{100 * np.mean([r[1] for r in rows]):.0f}%" if rows else "—")
+        by_song.append(f"{song_name} {'/'.join(cells)}")
+    print(f"    {label}, lit ≤ 50 ms wall by song (kick/snare/hats): " + ", ".join(by_song))
     summary[name] = (np.mean([r[1] for r in every]), score.percentile([r[3] for r in every], 50),
                      score.percentile([r[3] for r in every], 90))
     lit, median, p90 = summary[name]
@@ -256,6 +288,11 @@ print(f"CPU, live, {live_runs} runs of each summed: {cpu['on']:.2f} s with accen
       f"  Check, fed as fast as read (best of 3 over {REPEAT * audio_seconds:.0f} s): {fed['on']:.2f} s and "
       f"{fed['off']:.2f} s, a difference of {100 * fed_added:+.1f}% of the live CPU without (a hot loop: a lower "
       f"bound)")
+if baseline:
+    by_pass = [(live_cpu["on"][p] + live_cpu["on again"][p]) / (live_cpu["baseline"][p] + live_cpu["baseline again"][p])
+               - 1 for p in range(LIVE_PASSES)]
+    print(f"  Against {baseline} with accents, side by side in the same passes: {cpu['baseline']:.2f} s; this build "
+          f"{100 * (cpu['on'] / cpu['baseline'] - 1):+.1f}% (by pass {' and '.join(f'{100 * a:+.1f}%' for a in by_pass)})")
 
 print()
 print(f"goals{'':39}{'accents':>18}{'without':>18}")
@@ -272,6 +309,9 @@ goals = [
     ("90th percentile ≤ 25 ms", delay(p90), delay(p90_off), [on_only(p90 <= 0.025)]),
     ("Spearman r no worse than without", "/".join(fmt(spearman[b][0]) for b in BANDS) if has_accents else "—",
      "/".join(fmt(spearman[b][1]) for b in BANDS), [spearman_ok]),
+    ("best lag of the light ≤ 10 ms (bass/mid/treble)",
+     "/".join(f"{1000 * lagged[b][0][1]:.0f}" for b in BANDS) if has_accents else "—",
+     "/".join(f"{1000 * lagged[b][1][1]:.0f}" for b in BANDS), [lag_ok]),
     ("no accent on sustained tones", f"{sum(on for _, on, _ in held_counts)}" if has_accents else "—",
      f"{sum(off for _, _, off in held_counts)} rises", [held_ok]),
     ("CPU added ≤ 10% of the live analysis", fmt(on_only(100 * added), "{:+.1f}%"),

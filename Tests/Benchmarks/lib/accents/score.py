@@ -69,3 +69,10 @@ def percentile(values, q):
 def spearman(levels, ideal):
     r = spearmanr(levels, ideal).statistic
     return float(r)
+
+
+def best_lag(levels, ideal_at, lags=np.arange(-0.020, 0.1005, 0.001)):
+    """(r at zero lag, the lag with the highest r, that r): `ideal_at(lag)` gives the ideal at each frame's t − lag."""
+    rs = [spearman(levels, ideal_at(lag)) for lag in lags]
+    best = int(np.nanargmax(rs))
+    return spearman(levels, ideal_at(0.0)), float(lags[best]), rs[best]

@@ -1,6 +1,7 @@
-"""The benchmark's music, written here as MIDI: three grooves at different tempos (house, funk with ghost notes,
-drum and bass), each with kick, snare and hats plus pitched parts, and the sustained-tone cases. Bass notes land on
-kicks and chords on snares on purpose: those are the hard cases. Fixed seeds, so every run writes the same files.
+"""The benchmark's music, written here as MIDI: five grooves at different tempos (house, funk with ghost notes,
+drum and bass, keys and a pad held over the snare, a busy bass line of its own), each with kick, snare and hats plus
+pitched parts, and the sustained-tone cases. Bass notes land on kicks and chords on snares on purpose: those are the
+hard cases. Fixed seeds, so every run writes the same files.
 
 A song is a list of parts; a part is a name, a GM program (None for the drum kit on channel 10) and notes
 (start beat, length in beats, MIDI key, velocity). Each drum sound is its own part so it can be rendered alone."""
@@ -168,7 +169,58 @@ def drum_and_bass():
         Part("bass", 38, bass), Part("keys", 4, keys), Part("pad", 48, pad)])
 
 
-SONGS = [house, funk, drum_and_bass]
+def keys_over_snare():
+    """100 bpm, 8 bars: snare on 2 and 4 under sustained mid-band sound: electric-piano chords struck on the
+    snares and held over them, over a string pad that never stops; kick on 1 and 3, 8th hats, a held bass note."""
+    rng, bars = random.Random(100), 8
+    kick, snare, hats, bass, keys, pad = [], [], [], [], [], []
+    chords = [[60, 64, 67, 71], [57, 60, 64, 67], [62, 65, 69, 72], [55, 59, 62, 65]]
+    for bar in range(bars):
+        b0 = bar * 4
+        for beat in (0, 2):
+            kick.append((b0 + beat, 0.25, KICK, _vel(rng, 108)))
+        for beat in (1, 3):
+            snare.append((b0 + beat, 0.25, SNARE, _vel(rng, 96)))
+        for eighth in range(8):
+            hats.append((b0 + eighth / 2, 0.1, CLOSED_HAT, _vel(rng, 64, 10)))
+        chord = chords[bar % 4]
+        bass.append((b0, 3.9, chord[0] - 24, _vel(rng, 92)))
+        keys.extend(_chord(b0 + 1, 1.9, chord, _vel(rng, 88)))       # struck with the snare, held over the next
+        keys.extend(_chord(b0 + 3, 0.9, chord, _vel(rng, 80)))
+        if bar % 2 == 0:
+            pad.extend(_chord(b0, 7.9, [k - 12 for k in chord[1:]], 80))
+    return Song("keys-100", 100, bars * 4, [
+        Part("kick", None, kick), Part("snare", None, snare), Part("hats", None, hats),
+        Part("bass", 33, bass), Part("keys", 4, keys), Part("pad", 89, pad)])
+
+
+def busy_bass():
+    """118 bpm, 8 bars: a finger-bass line of its own in 8ths and 16ths with octave jumps and repeated notes, most
+    of them away from the kick (on 1 and the and of 3), snare on 2 and 4, 8th hats, short organ stabs."""
+    rng, bars = random.Random(118), 8
+    kick, snare, hats, bass, keys = [], [], [], [], []
+    line = [(0, 0), (1.5, 0), (2, 7), (3, 12), (4, 10), (5, 7), (6.5, 5), (7, 3), (8, 0), (9, 0), (10, 12),
+            (11.5, 10), (12, 7), (13, 5), (14, 3), (15, 2)]                     # (16th step, semitones)
+    roots = [28, 28, 33, 31]
+    for bar in range(bars):
+        b0 = bar * 4
+        for beat in (0, 2.5):
+            kick.append((b0 + beat, 0.25, KICK, _vel(rng, 110)))
+        for beat in (1, 3):
+            snare.append((b0 + beat, 0.25, SNARE, _vel(rng, 100)))
+        for eighth in range(8):
+            hats.append((b0 + eighth / 2, 0.1, CLOSED_HAT, _vel(rng, 60, 10)))
+        root = roots[bar % 4]
+        for step, interval in line:
+            bass.append((b0 + step / 4, 0.2, root + interval, _vel(rng, 100, 12)))
+        keys.extend(_chord(b0 + 1.5, 0.2, [64, 67, 71], _vel(rng, 70)))
+        keys.extend(_chord(b0 + 3.5, 0.2, [64, 67, 71], _vel(rng, 70)))
+    return Song("bass-118", 118, bars * 4, [
+        Part("kick", None, kick), Part("snare", None, snare), Part("hats", None, hats),
+        Part("bass", 34, bass), Part("keys", 17, keys)])
+
+
+SONGS = [house, funk, drum_and_bass, keys_over_snare, busy_bass]
 
 
 def sustained():
