@@ -144,7 +144,7 @@ public final class DaemonService: Service, Sendable {
             }
             if let mqtt {
                 group.addTask { [self] in
-                    await mqtt.run(handler: DaemonControlHandler(daemon: self), configuredInput: configuration.input.source) { [self] in self.status }
+                    await mqtt.run(handler: DaemonControlHandler(daemon: self, channel: .mqtt), configuredInput: configuration.input.source) { [self] in self.status }
                 }
             }
             if let watchdog = CaptureWatchdog(notifier: notifier) {
