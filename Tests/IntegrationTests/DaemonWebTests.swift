@@ -32,6 +32,10 @@ import Glibc
         #expect(try web.request("POST", "/api/reload").status == 200)
         #expect(await OffPool.until(timeout: 30) { web.daemon.log.contains("reloaded (web POST /api/reload)") }, "\(web.daemon.log)")
         #expect(!web.daemon.log.contains("ctl reload"), "\(web.daemon.log)")
+        // ctl status names the server, its address and its process.
+        let pid = try #require(WebServerProcessTests.webPIDs(web.daemon).last)
+        let status = try await web.daemon.ctl(["status"])
+        #expect(status.stdout.contains("Web:     serving http://127.0.0.1:\(web.port)/ (lightshow-web, pid \(pid))"), "\(status.stdout)")
     }
 
     /// The daemon still answers the API and the control socket.

@@ -193,7 +193,8 @@ public final class DaemonService: Service, Sendable {
             lights: lights.status,
             silent: supervisor.statistics.isSilent(now: MonotonicClock.now()),
             brightness: configuration.scene.brightness,
-            mqtt: mqtt?.state ?? .off
+            mqtt: mqtt?.state ?? .off,
+            web: web.status
         )
     }
 

@@ -27,6 +27,8 @@ public struct DaemonStatus: Sendable {
     public var brightness = 1.0
     /// The MQTT broker connection; `off` without `[mqtt] broker`.
     public var mqtt = MQTTConnectionState.off
+    /// The web server: `{"state":"off"}`, or serving (its address and pid), or being started again and why.
+    public var web: JSONValue = ["state": "off"]
 
     /// One line for `systemctl status`: device, rate, state, xruns, subscribers.
     public var statusLine: String {
@@ -68,6 +70,7 @@ public struct DaemonStatus: Sendable {
             "config": .string(configFile ?? "(built-in defaults)"),
             "brightness": .number(brightness),
             "mqtt": ["state": .string(mqtt.name), "error": mqtt.reason.map { .string($0) } ?? .null],
+            "web": web,
         ]
         if let openError { result["error"] = .string(openError) }
         var bandsObject = JSONObject()
