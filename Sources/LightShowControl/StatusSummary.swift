@@ -1,4 +1,4 @@
-public import LightShowCore
+import LightShowCore
 
 /// `ctl status` for people, as `systemctl status` reads: the state and why, then one line each for the input and
 /// its health, the title, the levels as bars, the outputs, the viewers, MQTT and the web server. Built from the
