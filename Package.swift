@@ -19,7 +19,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
-        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        // Exact: TOMLScalar reads a node pointer TOMLKit keeps internal (TOMLScalarTests fail if it moves).
+        .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         // The web page, HTTP API and WebSocket. No traits: swift-configuration and full Foundation stay out.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
@@ -196,7 +197,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["LightShowCore", "LightShowSystem", "LightShowControl", "CPNG"], path: "Tests/TestSupport"),
         .testTarget(name: "LightShowCoreTests", dependencies: ["LightShowCore", "TestSupport"]),
         .testTarget(name: "LightShowSystemTests", dependencies: ["LightShowSystem", "LightShowCore", "TestSupport"]),
-        .testTarget(name: "LightShowConfigTests", dependencies: ["LightShowConfig", "LightShowSystem", "TestSupport"]),
+        .testTarget(name: "LightShowConfigTests", dependencies: ["LightShowConfig", "LightShowSystem", "TestSupport", "TOMLKit"]),
         .testTarget(name: "LightShowAnalysisTests", dependencies: ["LightShowAnalysis", "TestSupport"]),
         .testTarget(name: "LightShowAudioTests", dependencies: ["LightShowAudio", "LightShowAnalysis", "LightShowSystem", "TestSupport"]),
         .testTarget(name: "LightShowRecordingTests", dependencies: ["LightShowRecording", "LightShowCore", "TestSupport"]),

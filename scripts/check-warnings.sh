@@ -9,12 +9,15 @@ exec python3 - "$PWD" "$@" <<'PYTHON'
 import glob, os, re, sys
 
 root = sys.argv[1]
-ours = (os.path.join(root, "Sources") + os.sep, os.path.join(root, "Tests") + os.sep)
 # The configurations named, else every one that has been built.
 configurations = sys.argv[2:] or [c for c in ("debug", "release") if os.path.isdir(os.path.join(root, ".build", c))]
-# Our targets: the folders of Sources/, Tests/ and Tests/Fuzz/ (a clean file's diagnostics name no file).
-modules = {os.path.basename(d) for d in glob.glob(os.path.join(root, "Sources", "*")) + glob.glob(os.path.join(root, "Tests", "*"))
-           + glob.glob(os.path.join(root, "Tests", "Fuzz", "*")) if os.path.isdir(d)}
+# Our targets: the folders of Sources/, Tests/ and Tests/Fuzz/ (a clean file's diagnostics name no file), named as
+# SwiftPM names their modules: `lightshow-web` builds `lightshow_web`.
+modules = {os.path.basename(d).replace("-", "_") for d in glob.glob(os.path.join(root, "Sources", "*"))
+           + glob.glob(os.path.join(root, "Tests", "*")) + glob.glob(os.path.join(root, "Tests", "Fuzz", "*")) if os.path.isdir(d)}
+# A source's path among the diagnostics' bytes. The bitstream packs its strings against other bytes, and those can
+# be printable: the path is found where it starts and ends, not taken as the whole run of printable bytes.
+source_path = re.compile("(" + re.escape(root) + r"/(?:Sources|Tests)/[\x20-\x7e]*?\.swift)")
 problems = []
 checked = 0
 for configuration in configurations:
@@ -24,13 +27,12 @@ for configuration in configurations:
         checked += 1
         with open(dia, "rb") as file:
             texts = [t.decode() for t in re.findall(rb"[\x20-\x7e]{8,}", file.read())]
-        paths = [t for t in texts if t.startswith("/")]
-        source = next((p for p in paths if p.startswith(ours)), None)
+        source = next((m.group(1) for t in texts for m in [source_path.search(t)] if m and os.path.exists(m.group(1))), None)
         if source is None or not os.path.exists(source):
             continue  # clean, or the diagnostics of a file that no longer exists
         if os.path.getmtime(source) > os.path.getmtime(dia):
             continue  # changed since this configuration last compiled it: its next build tells
-        messages = [t for t in texts if not t.startswith("/") and not t.startswith("DIAG")]
+        messages = [t for t in texts if "/" + os.path.basename(source) not in t and not t.startswith("DIAG")]
         if messages:
             # A whole-module build (release) keeps one file of diagnostics for the module.
             module = os.path.basename(os.path.dirname(dia))[:-len(".build")]

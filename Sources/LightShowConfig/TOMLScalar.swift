@@ -18,6 +18,9 @@ struct TOMLScalar {
         node = Mirror(reflecting: value.tomlValue).descendant("tomlValuePointer") as? OpaquePointer
     }
 
+    /// Whether the node was found, so values are read without TOMLKit's leak.
+    var readsTheNode: Bool { node != nil }
+
     var int: Int? {
         guard value.type == .int else { return nil }
         guard let node else { return value.int }

@@ -48,6 +48,11 @@ public struct ControlRequest: Equatable, Sendable {
 
     static let commandList = ControlCommand.allCases.map(\.rawValue).joined(separator: ", ")
 
+    /// The member that says who a request comes on behalf of, for the daemon's log (`"from":"web"`: the web
+    /// server's clients). Only ever compared against the names here.
+    public static let originKey = "from"
+    public static let webOrigin = "web"
+
     /// Parses one line (without its newline).
     public static func parse(_ line: [UInt8]) -> Result<ControlRequest, Invalid> {
         let value: JSONValue

@@ -1,4 +1,3 @@
-import LightShowSystem
 public import LightShowCore
 import LightShowSystem
 import Synchronization

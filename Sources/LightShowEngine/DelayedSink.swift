@@ -6,12 +6,18 @@ import Glibc
 
 /// Holds every frame back by the sync offset (`[output] delay`) before a viewer shows it, for speakers that play
 /// late. The engine only queues the frame and wakes the sink's own thread, which hands each frame on once it is
-/// due, in order, then says the batch is done. A delay of 0 passes frames straight through on the engine's thread.
+/// due, in order, then says the batch is done. A delay of 0 passes frames straight through on the engine's thread,
+/// once the sink's thread has handed over every older frame: the inner sink is never called from both at once.
 public final class DelayedSink: ShowSink {
     private struct Shared: Sendable {
         var line = FrameDelay<ShowFrame>()
         var delay: UInt64
         var closed = false
+        /// The sink's thread is handing frames it took from `line` to the inner sink.
+        var delivering = false
+
+        /// Frames may go straight through: no delay, and none older still waiting or on its way.
+        var passesThrough: Bool { delay == 0 && line.isEmpty && !delivering }
     }
 
     private let inner: any ShowSink
@@ -50,7 +56,7 @@ public final class DelayedSink: ShowSink {
     public func show(_ frame: ShowFrame) throws {
         let now = MonotonicClock.now()
         let direct = shared.withLock { shared in
-            guard shared.delay > 0 || !shared.line.isEmpty else { return true }
+            guard !shared.passesThrough else { return true }
             shared.line.push(frame, at: now)
             return false
         }
@@ -58,7 +64,7 @@ public final class DelayedSink: ShowSink {
     }
 
     public func framesDone() {
-        let direct = shared.withLock { $0.delay == 0 && $0.line.isEmpty }
+        let direct = shared.withLock { $0.passesThrough }
         if direct { inner.framesDone() }
     }
 
@@ -68,12 +74,16 @@ public final class DelayedSink: ShowSink {
             let now = MonotonicClock.now()
             let (due, next, closed) = shared.withLock { shared in
                 let due = shared.line.takeDue(delayedBy: shared.delay, at: now)
+                shared.delivering = !due.isEmpty
                 return (due, shared.line.nextDue(delayedBy: shared.delay, at: now), shared.closed)
             }
             if closed { return }
             // A viewer's sink doesn't fail; one that did would only lose this frame.
             for frame in due { try? inner.show(frame) }
-            if !due.isEmpty { inner.framesDone() }
+            if !due.isEmpty {
+                inner.framesDone()
+                shared.withLock { $0.delivering = false }
+            }
             var descriptor = pollfd(fd: wake.readFD, events: Int16(POLLIN), revents: 0)
             _ = Poll.wait(&descriptor, count: 1, until: next)
         }

@@ -7,8 +7,9 @@ import LightShowCore
 /// encoders. Bounding it keeps memory flat when the consumer is slower than the producer.
 ///
 /// A producer on a thread of its own waits for room (`push`); one on the cooperative pool never blocks (`tryPush`,
-/// then `whenSpace`). A consumer on a thread of its own waits for an item (`pop`, `pop(until:)`); one async
-/// consumer suspends instead (`next`). The lock is held only to move items, never while anyone works.
+/// then `whenSpace`). A consumer on a thread of its own waits for an item (`pop`, `pop(until:)`); an async one
+/// suspends instead (`next`). Async consumers waiting at once each get the next item in turn, and all hear the end.
+/// The lock is held only to move items, never while anyone works.
 public final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
     public enum PushResult: Sendable { case pushed, full, closed }
 
@@ -21,7 +22,8 @@ public final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
     /// Set by `close`: no more pushes, and the consumer has gone (or the work was abandoned).
     private var closed = false
     private var spaceWaiters: [@Sendable () -> Void] = []
-    private var asyncConsumer: CheckedContinuation<Element?, any Error>?
+    /// Async consumers suspended in `next`, oldest first.
+    private var asyncConsumers: [CheckedContinuation<Element?, any Error>] = []
     /// Threads asleep in `pop` and in `push`: each side is woken only when one of it waits, and one at a time (a
     /// recording's queues pass thousands of items a second between busy threads).
     private var waitingConsumers = 0
@@ -54,6 +56,9 @@ public final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
     private var count: Int { items.count - head }
     private var refusesPushes: Bool { closed || ending != nil }
 
+    /// Async consumers suspended in `next` (for tests).
+    var waitingAsyncConsumers: Int { locked { asyncConsumers.count } }
+
     /// True once `close` was called: a producer should stop.
     public var isClosed: Bool { locked { closed } }
 
@@ -62,7 +67,7 @@ public final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
     @discardableResult
     public func push(_ item: Element) -> Bool {
         pthread_mutex_lock(mutex)
-        while !refusesPushes && asyncConsumer == nil && count >= capacity {
+        while !refusesPushes && asyncConsumers.isEmpty && count >= capacity {
             waitingProducers += 1
             pthread_cond_wait(notFull, mutex)
             waitingProducers -= 1
@@ -77,7 +82,7 @@ public final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
             pthread_mutex_unlock(mutex)
             return .closed
         }
-        if asyncConsumer == nil && count >= capacity {
+        if asyncConsumers.isEmpty && count >= capacity {
             pthread_mutex_unlock(mutex)
             return .full
         }
@@ -128,9 +133,9 @@ public final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
         return .some(takeLocked())
     }
 
-    /// The oldest item for the one async consumer, suspending until there is one; nil at the end, or throws the
-    /// error the producer finished with once the queued items are taken. Cancelling the waiting task closes the
-    /// queue: the consumer has gone, so the producer should stop.
+    /// The oldest item for an async consumer, suspending until there is one; nil at the end, or throws the error
+    /// the producer finished with once the queued items are taken. Cancelling a waiting task closes the queue: a
+    /// consumer has gone, so the producer should stop.
     public func next() async throws -> Element? {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Element?, any Error>) in
@@ -145,7 +150,7 @@ public final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
                     pthread_mutex_unlock(mutex)
                     continuation.resume(with: ending.map { nil })
                 } else {
-                    asyncConsumer = continuation
+                    asyncConsumers.append(continuation)
                     // A producer waiting for room hands its item straight over.
                     if waitingProducers > 0 { pthread_cond_signal(notFull) }
                     pthread_mutex_unlock(mutex)
@@ -185,8 +190,8 @@ public final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
             pthread_mutex_unlock(mutex)
             return false
         }
-        if let consumer = asyncConsumer {
-            asyncConsumer = nil
+        if !asyncConsumers.isEmpty {
+            let consumer = asyncConsumers.removeFirst()
             pthread_mutex_unlock(mutex)
             consumer.resume(returning: item)
             return true
@@ -221,12 +226,12 @@ public final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
         pthread_cond_broadcast(notFull)
         let waiters = spaceWaiters
         spaceWaiters = []
-        let consumer = asyncConsumer
-        asyncConsumer = nil
+        let consumers = asyncConsumers
+        asyncConsumers = []
         let ending = closed ? .success(()) : ending
         pthread_mutex_unlock(mutex)
         for wake in waiters { wake() }
-        if let consumer {
+        for consumer in consumers {
             consumer.resume(with: (ending ?? .success(())).map { nil })
         }
     }

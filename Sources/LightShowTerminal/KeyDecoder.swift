@@ -21,6 +21,14 @@ public enum KeyDecoder {
             index += 1
             switch byte {
             case 0x1B:
+                // DCS (ESC P … ESC \): a terminal's late answer to a question (TerminalColorQuery), not keys.
+                if index < bytes.count, bytes[index] == 0x50 {
+                    var end = index + 1
+                    while end + 1 < bytes.count, !(bytes[end] == 0x1B && bytes[end + 1] == 0x5C) { end += 1 }
+                    index = min(bytes.count, end + 2)
+                    keys.append(.other)
+                    continue
+                }
                 guard index < bytes.count, bytes[index] == 0x5B || bytes[index] == 0x4F else {
                     keys.append(.escape)
                     continue

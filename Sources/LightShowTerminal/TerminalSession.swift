@@ -153,6 +153,23 @@ public final class TerminalSession: @unchecked Sendable {
         return Array(buffer[0..<count])
     }
 
+    /// Sends `request` and reads the terminal's answers until `complete` says they are all in, or `timeout`
+    /// nanoseconds pass. Call once entered (raw keys: answers are neither echoed nor held for a line). Keys typed
+    /// meanwhile are taken with the answers.
+    public func ask(_ request: [UInt8], timeout: UInt64, until complete: ([UInt8]) -> Bool) -> [UInt8] {
+        guard isEntered, write(request) else { return [] }
+        let deadline = MonotonicClock.now() &+ timeout
+        var answer: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 256)
+        while !complete(answer) {
+            var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
+            guard Poll.wait(&descriptor, count: 1, until: deadline) > 0,
+                  case .bytes(let count) = try? FileDescriptorIO.read(input, into: &buffer) else { break }
+            answer += buffer[0..<count]
+        }
+        return answer
+    }
+
     /// Default dispositions for the signals the viewer handled: once it has finished nobody reads the pipe, and
     /// Ctrl-C must still end the process.
     public func stopForwardingSignals() {

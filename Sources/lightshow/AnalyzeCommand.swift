@@ -102,8 +102,8 @@ struct AnalyzeCommand: AsyncParsableCommand {
 /// The reader of stdout went away: stop quietly.
 private struct OutputClosed: Error {}
 
-/// One line per frame to stdout. The engine calls it with its state locked, never twice at once, which is what
-/// makes the unchecked Sendable safe.
+/// One line per frame to stdout. The engine calls its sinks in order after letting go of its lock, never twice at
+/// once, which is what makes the unchecked Sendable safe.
 private final class AnalyzeOutput: ShowSink, @unchecked Sendable {
     let formatter: AnalysisLineFormatter
     let writer: StandardOutputWriter

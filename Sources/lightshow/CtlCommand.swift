@@ -20,7 +20,7 @@ struct CtlCommand: AsyncParsableCommand {
         commandName: "ctl",
         abstract: "Control a running daemon through its control socket.",
         discussion: """
-        Waits for the daemon's answer. `reload` exits 78 and prints the errors when the new config is bad (the daemon keeps running on the old one). `subscribe` prints the event stream as JSON lines, and `metrics` the Prometheus text.
+        Waits for the daemon's answer. `status` prints a summary (state and why, input, title, levels, outputs, viewers, MQTT, web); `--json` prints the reply as it is. `reload` exits 78 and prints the errors when the new config is bad (the daemon keeps running on the old one). `subscribe` prints the event stream as JSON lines, and `metrics` the Prometheus text.
 
         Examples:
           lightshow ctl status
@@ -43,7 +43,7 @@ struct CtlCommand: AsyncParsableCommand {
     )
     var socket: String?
 
-    @Flag(help: "Print the daemon's JSON reply as it is.")
+    @Flag(help: "Print the daemon's JSON reply as it is (status: every key, instead of the summary).")
     var json = false
 
     @Option(help: "Frames per second for subscribe (1…240).")
@@ -85,6 +85,8 @@ struct CtlCommand: AsyncParsableCommand {
                 print(Self.safe(reply.description))
             } else if command == .metrics, let text = reply["result"]?["text"]?.stringValue {
                 print(Self.safe(text), terminator: "")
+            } else if command == .status, let status = reply["result"], case .object = status {
+                for line in StatusSummary.lines(status) { print(Self.safe(line)) }
             } else {
                 for line in Self.describe(reply["result"] ?? .null) { print(Self.safe(line)) }
             }

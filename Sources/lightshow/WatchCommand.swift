@@ -59,7 +59,7 @@ struct WatchCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Frames per second, 1…240.")
     var fps: Double = 60
 
-    @Option(name: .long, help: "Colours: auto (from COLORTERM/TERM/NO_COLOR), truecolor, 256, 16 or none.")
+    @Option(name: .long, help: "Colours: auto (from COLORTERM/TERM/NO_COLOR, else asks the terminal), truecolor, 256, 16 or none.")
     var color: ColorOption = .auto
 
     func validate() throws {
@@ -82,9 +82,15 @@ struct WatchCommand: AsyncParsableCommand {
         let subscription = remote?.subscription
         let session = try TerminalSession()
         let marker = HelpMarker(environment: environment)
+        // A palette from TERM may undersell the terminal (xterm): ask it, unless --color said.
+        let depth = TerminalColorQuery.depth(detected: TerminalColorDepth.detect(environment: environment, override: color.depth)) {
+            guard color == .auto else { return [] }
+            session.enter()
+            return session.ask($0, timeout: TerminalColorQuery.timeoutNanoseconds) { TerminalColorQuery.read($0) != .incomplete }
+        }
         let options = TerminalViewer.Options(
             framesPerSecond: fps,
-            depth: TerminalColorDepth.detect(environment: environment, override: color.depth),
+            depth: depth,
             style: Scene.Style(configuration),
             showHelp: !marker.wasShown,
             erasesRuns: TerminfoLookup.entry(environment: environment)?.backColorErase ?? false

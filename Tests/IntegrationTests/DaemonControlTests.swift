@@ -39,10 +39,17 @@ import Glibc
 
         let status = try await daemon.ctl(["status"])
         #expect(status.status == 0, "\(status.stderr)")
-        for line in ["device: demo", "rate: 48000", "state: playing", "title: Demo", "xruns: 0", "bands.bass.lower: 20"] {
-            #expect(status.stdout.split(separator: "\n").contains { $0 == line }, "\(line) in\n\(status.stdout)")
+        // The summary: a line each, the levels as percentages and bars; --json keeps every key.
+        let lines = status.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("● playing (") == true, "\(status.stdout)")
+        for prefix in ["Input:   demo at 48000 Hz, 2 channels; capture running, 0 xruns", "Title:   Demo", "Levels:  bass ",
+                       "Outputs: no network lights; brightness 100%", "Viewers: ", "MQTT:    off", "Web:     off"] {
+            #expect(lines.contains { $0.hasPrefix(prefix) }, "\(prefix) in\n\(status.stdout)")
         }
-        #expect(status.stdout.contains("levels.bass: "))
+        #expect(lines.count <= 10 && !status.stdout.contains("levels.bass"), "\(status.stdout)")
+        let json = try await daemon.ctl(["--json", "status"])
+        #expect(json.stdout.contains(#""rate":48000"#) && json.stdout.contains(#""bands":{"#), "\(json.stdout)")
+        #expect(json.stdout.contains(#""web":{"state":"off"}"#), "\(json.stdout)")
 
         for (command, expected) in [("pause", "paused"), ("toggle", "playing"), ("stop", "stopped"), ("play", "playing"),
                                     ("toggle", "paused"), ("toggle", "playing")] {

@@ -141,6 +141,11 @@ import Glibc
         #expect(await Self.statusHolds(daemon) { $0["device"]?.stringValue == "alsa:null" }, "\(String(describing: Self.status(daemon)))")
         #expect(await Self.retained(broker, "\(Self.base)/input/state") { $0 == "alsa:null" })
 
+        // The reload button reloads, and the log names it rather than `ctl reload`.
+        try await broker.publish("\(Self.base)/reload/press", "PRESS")
+        #expect(await OffPool.until(timeout: 30) { daemon.log.contains("reloaded (MQTT reload button)") }, "\(daemon.log)")
+        #expect(!daemon.log.contains("ctl reload"))
+
         // Killed: the broker publishes the last will.
         daemon.send(signal: SIGKILL)
         _ = await daemon.waitForExit(timeout: 10)

@@ -19,6 +19,25 @@ import Glibc
         return String(decoding: try client.readLine() ?? [], as: UTF8.self) + "\n"
     }
 
+    /// `lightshow_reloads_total{result=RESULT}` from the daemon's metrics.
+    static func reloads(_ daemon: DaemonProcess, _ result: String) throws -> Double? {
+        let reply = try JSONParser.parse(Array(try socketReply(daemon, #"{"cmd":"metrics"}"#).utf8))
+        return ScrapedMetrics(reply["result"]?["text"]?.stringValue ?? "")[#"lightshow_reloads_total{result="\#(result)"}"#]
+    }
+
+    /// A reload asked for through the API is logged as the web's, not as `ctl reload`.
+    @Test func aReloadFromTheWebIsLoggedAsTheWebs() async throws {
+        let web = try WebDaemon("ls-web-reload-caller")
+        #expect(await web.started(), "\(web.daemon.log)")
+        #expect(try web.request("POST", "/api/reload").status == 200)
+        #expect(await OffPool.until(timeout: 30) { web.daemon.log.contains("reloaded (web POST /api/reload)") }, "\(web.daemon.log)")
+        #expect(!web.daemon.log.contains("ctl reload"), "\(web.daemon.log)")
+        // ctl status names the server, its address and its process.
+        let pid = try #require(WebServerProcessTests.webPIDs(web.daemon).last)
+        let status = try await web.daemon.ctl(["status"])
+        #expect(status.stdout.contains("Web:     serving http://127.0.0.1:\(web.port)/ (lightshow-web, pid \(pid))"), "\(status.stdout)")
+    }
+
     /// The daemon still answers the API and the control socket.
     static func stillServing(_ web: WebDaemon) throws -> Bool {
         let status = try web.request("GET", "/api/status")
@@ -296,12 +315,16 @@ import Glibc
         #expect(failed.contains(#""ok":false"#) && failed.contains("web.listen: cannot listen on 127.0.0.1:\(blocker.port)"), "\(failed)")
         #expect(failed.contains("still serving 127.0.0.1:0"), "\(failed)")
         #expect(try Self.stillServing(web))
+        // Counted as a failed reload, as any other reason to keep the running configuration is.
+        #expect(try Self.reloads(web.daemon, "failed") == 1)
+        #expect(try Self.reloads(web.daemon, "ok") == 0)
 
         // A free one: the listener moves there and the old port closes.
         try Data(WebDaemon.config("").utf8).write(to: URL(fileURLWithPath: web.configPath))
         try Data(WebDaemon.config("max_connections = 8").utf8).write(to: URL(fileURLWithPath: web.configPath))
         let moved = try Self.socketReply(web.daemon, #"{"cmd":"reload"}"#)
         #expect(moved.contains(#""ok":true"#), "\(moved)")
+        #expect(try Self.reloads(web.daemon, "ok") == 1)
         #expect(await OffPool.until(timeout: 10) { web.readPort() != first })
         let second = try #require(web.readPort())
         #expect(try HTTPTestClient(port: second).request("GET", "/api/status", port: second).status == 200)

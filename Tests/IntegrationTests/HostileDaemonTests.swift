@@ -78,8 +78,9 @@ import Glibc
         let fifo = directory.file("in.fifo")
         #expect(mkfifo(fifo, 0o600) == 0)
         let (daemon, _) = try await Self.startedDaemon(directory, config: "[input]\nsource = \"fifo:\(fifo)\"\n")
-        let reply = try Self.status(daemon)
-        #expect(reply["result"]?["rate"] == 44_100, "the fifo is open (no writer): \(reply)")
+        // The control socket answers before the input is open (it opens on a thread of its own): wait for it.
+        #expect(await OffPool.until(timeout: 30) { (try? Self.status(daemon))?["result"]?["rate"] == 44_100 },
+                "the fifo is open (no writer): \(String(describing: try? Self.status(daemon)))")
         let started = Date()
         daemon.send(signal: SIGTERM)
         // Timed by the process's own state (a zombie has exited), not by Foundation noticing the exit later.

@@ -1,5 +1,7 @@
 import LightShowCore
+import Synchronization
 import Testing
+import TestSupport
 
 @Suite struct ManualClockTests {
     @Test func movesOnlyWhenAdvancedAndNeverBack() {
@@ -14,10 +16,21 @@ import Testing
     @Test func sleepersWakeWhenTheirDeadlineComes() async throws {
         let clock = ManualClock()
         let deadline = clock.now.advanced(by: .seconds(5))
-        let sleeper = Task { try await clock.sleep(until: deadline) }
+        let woke = Flag()
+        let sleeper = Task {
+            try await clock.sleep(until: deadline)
+            woke.set()
+        }
+        // Asleep before the clock moves, or it would only show that a past deadline returns at once.
+        #expect(await Wait.until(within: 10) { clock.sleeperCount == 1 })
         clock.advance(by: .seconds(1))
+        // Waking happens inside `advance`: one still counted as asleep was not woken.
+        #expect(clock.sleeperCount == 1, "woken 4 s early")
+        #expect(!woke.isSet)
         clock.advance(to: deadline)
+        #expect(clock.sleeperCount == 0)
         try await sleeper.value
+        #expect(woke.isSet)
         // A deadline already past returns at once.
         try await clock.sleep(until: deadline)
     }
@@ -28,4 +41,11 @@ import Testing
         sleeper.cancel()
         await #expect(throws: CancellationError.self) { try await sleeper.value }
     }
+}
+
+/// Set once, from any task.
+private final class Flag: Sendable {
+    private let value = Mutex(false)
+    func set() { value.withLock { $0 = true } }
+    var isSet: Bool { value.withLock { $0 } }
 }

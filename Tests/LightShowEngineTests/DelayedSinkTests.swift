@@ -68,3 +68,46 @@ import TestSupport
         #expect(late >= 100 && late < 1000, "\(late) ms")
     }
 }
+
+/// Lowering the delay to 0 while frames still wait: the engine's next frames must queue behind them, not overtake
+/// them on the engine's thread while the sink's thread is still handing the older ones over.
+@Suite struct DelayedSinkDelayDropTests {
+    /// A viewer whose first frame holds its caller until released, and which notes whether two calls overlapped.
+    final class HeldViewer: ShowSink {
+        let finished = Mutex<[Int]>([])
+        let inside = Atomic<Int>(0)
+        let overlapped = Atomic<Bool>(false)
+        let holding = Atomic<Bool>(false)
+        let release = Atomic<Bool>(false)
+        func show(_ frame: ShowFrame) throws {
+            if inside.add(1, ordering: .sequentiallyConsistent).newValue > 1 { overlapped.store(true, ordering: .sequentiallyConsistent) }
+            if frame.index == 1 {
+                holding.store(true, ordering: .sequentiallyConsistent)
+                Wait.until(timeout: 30) { release.load(ordering: .sequentiallyConsistent) }
+            }
+            finished.withLock { $0.append(frame.index) }
+            inside.subtract(1, ordering: .sequentiallyConsistent)
+        }
+        func framesDone() {}
+    }
+
+    @Test func framesStayInOrderWhenTheDelayDropsToZero() throws {
+        let viewer = HeldViewer()
+        let delayed = try DelayedSink(viewer, delayMilliseconds: 20)
+        defer { delayed.close() }
+        let first = ShowFrame(index: 1, time: 0, levels: BandLevels(bass: 0.5), state: .playing, title: "")
+        try delayed.show(first)
+        delayed.framesDone()
+        // The sink's thread is handing frame 1 over, and holds there.
+        #expect(Wait.until(timeout: 30) { viewer.holding.load(ordering: .sequentiallyConsistent) })
+        delayed.setDelay(milliseconds: 0)
+        let second = ShowFrame(index: 2, time: 1.0 / 60, levels: BandLevels(bass: 0.5), state: .playing, title: "")
+        try delayed.show(second)
+        delayed.framesDone()
+        viewer.release.store(true, ordering: .sequentiallyConsistent)
+        #expect(Wait.until(timeout: 30) { viewer.finished.withLock { $0.count } == 2 })
+        #expect(viewer.finished.withLock { $0 } == [1, 2])
+        let overlapped = viewer.overlapped.load(ordering: .sequentiallyConsistent)
+        #expect(!overlapped, "the inner sink was called from two threads at once")
+    }
+}

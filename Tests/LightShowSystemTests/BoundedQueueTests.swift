@@ -1,5 +1,5 @@
 import LightShowCore
-import LightShowSystem
+@testable import LightShowSystem
 import Testing
 import TestSupport
 
@@ -97,5 +97,25 @@ import TestSupport
         #expect(try await consumer.value == nil)
         #expect(queue.isClosed)
         #expect(!queue.push(1), "the producer learns that nobody listens")
+    }
+
+    /// Two tasks awaiting the same ending (a web server's `stop()` from a reload and from shutdown): the item goes to
+    /// one, the end to the other, and neither is left waiting.
+    @Test func twoAsyncConsumersWaitingAtOnceBothHearBack() async throws {
+        let queue = BoundedQueue<Int>(capacity: 1)
+        let answered = Locked(0)
+        let taken = Locked<[Int?]>([])
+        for _ in 0..<2 {
+            Task {
+                let item = try? await queue.next()
+                taken.withLock { $0.append(item ?? nil) }
+                answered.withLock { $0 += 1 }
+            }
+        }
+        #expect(await Wait.until(within: 10) { queue.waitingAsyncConsumers == 2 })
+        #expect(queue.push(7))
+        queue.finish()
+        #expect(await Wait.until(within: 10) { answered.current == 2 })
+        #expect(taken.withLock { $0.compactMap { $0 } } == [7])
     }
 }

@@ -30,6 +30,8 @@ public final class ManualClock: Clock, Sendable {
     public init() {}
 
     public var now: Instant { state.withLock { $0.now } }
+    /// Sleepers not yet woken: a test waits for one to be asleep before it moves the clock.
+    public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
     public var minimumResolution: Duration { .nanoseconds(1) }
 
     /// Moves the clock forward to `instant` (never back) and wakes the sleepers whose deadline has come.

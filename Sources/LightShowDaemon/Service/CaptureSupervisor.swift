@@ -2,6 +2,7 @@ import LightShowAudio
 import LightShowCore
 import LightShowEngine
 import LightShowNowPlaying
+import LightShowSystem
 import Logging
 import Synchronization
 
@@ -121,12 +122,26 @@ final class CaptureSupervisor: Sendable {
     private func runOnce(_ configuration: Configuration, sinks: [any ShowSink], opened: () -> Void) async -> Outcome {
         let spec = configuration.input.source
         let source: any AudioSource
+        // Opening blocks (a sound server is waited for up to 3 s): on a thread of its own, never the pool's.
+        let opening: Result<any AudioSource, OpenFailure>
         do {
-            source = try AudioSources.open(spec, pcmFormat: configuration.input.pcmFormat, pacing: .natural, waitsForServer: true)
+            opening = try await DedicatedThread.run(name: "ls-open") { () throws(LightShowError) -> Result<any AudioSource, OpenFailure> in
+                do {
+                    return .success(try AudioSources.open(spec, pcmFormat: configuration.input.pcmFormat, pacing: .natural, waitsForServer: true))
+                } catch {
+                    return .failure(OpenFailure(message: (error as? any UserFacingError)?.description ?? "\(error)"))
+                }
+            }
         } catch {
-            let message = (error as? any UserFacingError)?.description ?? "\(error)"
-            logger.warning("\(message); retrying")
-            update { $0.openError = message }
+            // Cancelled (the daemon stops, or a reload reopens): what the thread opens is closed when it is dropped.
+            if Task.isCancelled { return .ended }
+            opening = .failure(OpenFailure(message: error.message))
+        }
+        switch opening {
+        case .success(let opened): source = opened
+        case .failure(let failure):
+            logger.warning("\(failure.message); retrying")
+            update { $0.openError = failure.message }
             opened()
             return .failed
         }
@@ -205,4 +220,9 @@ final class CaptureSupervisor: Sendable {
         await withTaskCancellationHandler { await wait.value } onCancel: { wait.cancel() }
         capture.withLock { $0.wait = nil }
     }
+}
+
+/// Why an input could not be opened, as the log and `ctl status` say it.
+private struct OpenFailure: Error {
+    let message: String
 }

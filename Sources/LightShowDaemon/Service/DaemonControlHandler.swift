@@ -3,7 +3,16 @@ import LightShowControl
 
 /// The daemon's answers on the control socket and to MQTT (`subscribe` is streamed by the server itself).
 struct DaemonControlHandler: ControlCommandHandler {
+    /// Where commands come from, so the log can say who asked for a reload.
+    enum Channel: Sendable {
+        /// `lightshow ctl`, and the web server on behalf of its clients (it says so in the request).
+        case controlSocket
+        /// Home Assistant's reload button.
+        case mqtt
+    }
+
     let daemon: DaemonService
+    var channel = Channel.controlSocket
 
     func handle(_ command: ControlCommand, arguments: JSONObject) async -> ControlReply {
         switch command {
@@ -16,7 +25,7 @@ struct DaemonControlHandler: ControlCommandHandler {
             }
             return .success(["sent": .string(user.rawValue)])
         case .reload:
-            return await daemon.reload(caller: "ctl reload")
+            return await daemon.reload(caller: caller(arguments))
         case .setBand:
             return await daemon.setBand(arguments)
         case .setColor:
@@ -29,6 +38,14 @@ struct DaemonControlHandler: ControlCommandHandler {
             // The web server's counts only while it runs: a stale or stray report makes no series.
             let web = daemon.web.port == nil ? nil : WebServerCounts(json: arguments["web"])
             return .success(["text": .string(daemon.metricsText(web: web))])
+        }
+    }
+
+    /// Who asked, for the log: chosen here from what the request says, never the request's own text.
+    private func caller(_ arguments: JSONObject) -> String {
+        switch channel {
+        case .mqtt: "MQTT reload button"
+        case .controlSocket: arguments[ControlRequest.originKey]?.stringValue == ControlRequest.webOrigin ? "web POST /api/reload" : "ctl reload"
         }
     }
 }

@@ -62,6 +62,7 @@ extension DaemonService {
         let old = state.configuration
         if new.web != old.web, let problem = applyWebWaiting(new.web) {
             logger.error("reload (\(caller)) failed; keeping the running configuration: \(problem)")
+            metrics.reloaded(ok: false)
             return .failure(problem)
         }
         // Then the lights: they may look host names up; if they can't take the new entries, nothing changes.

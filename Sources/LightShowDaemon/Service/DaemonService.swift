@@ -155,7 +155,7 @@ public final class DaemonService: Service, Sendable {
                 // sound server is asked only when something may show its sources (set-input asks it anyway).
                 let asking = mqtt != nil || { if case .pulse = configuration.input.source { true } else { false } }()
                 let inputs = (try? await DedicatedThread.run(name: "ls-inputs") { [self] in refreshOfferedInputs(askingSoundServer: asking) }) ?? ["demo"]
-                await mqtt?.run(handler: DaemonControlHandler(daemon: self), inputs: inputs) { [self] in self.status }
+                await mqtt?.run(handler: DaemonControlHandler(daemon: self, channel: .mqtt), inputs: inputs) { [self] in self.status }
             }
             if let watchdog = CaptureWatchdog(notifier: notifier) {
                 logger.info("watchdog: a ping every \(watchdog.interval) while capture progresses")
@@ -204,7 +204,8 @@ public final class DaemonService: Service, Sendable {
             silent: supervisor.statistics.isSilent(now: MonotonicClock.now()),
             brightness: configuration.scene.brightness,
             mqtt: mqtt?.state ?? .off,
-            inputs: offeredInputs.withLock { $0 }
+            inputs: offeredInputs.withLock { $0 },
+            web: web.status
         )
     }
 

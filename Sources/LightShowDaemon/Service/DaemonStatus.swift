@@ -29,6 +29,8 @@ public struct DaemonStatus: Sendable {
     public var mqtt = MQTTConnectionState.off
     /// The inputs `set-input` accepts (`InputChoices`).
     public var inputs: [String] = []
+    /// The web server: `{"state":"off"}`, or serving (its address and pid), or being started again and why.
+    public var web: JSONValue = ["state": "off"]
 
     /// One line for `systemctl status`: device, rate, state, xruns, subscribers.
     public var statusLine: String {
@@ -70,6 +72,7 @@ public struct DaemonStatus: Sendable {
             "config": .string(configFile ?? "(built-in defaults)"),
             "brightness": .number(brightness),
             "mqtt": ["state": .string(mqtt.name), "error": mqtt.reason.map { .string($0) } ?? .null],
+            "web": web,
         ]
         result["inputs"] = .array(inputs.map { .string(SafeText.sanitized($0)) })
         if let openError { result["error"] = .string(openError) }

@@ -7,13 +7,26 @@ import Synchronization
 /// The daemon's web server (`[web]`): a `lightshow-web` process started with the daemon when `listen` is set,
 /// replaced on a reload that changes `[web]`, and started again if it dies. A new address that can't be bound leaves
 /// the running server serving, and the reload says why.
+///
+/// Whoever takes the running process out of `slot` is the one who stops it (or puts it back): a reload racing the
+/// daemon's stop never stops a process twice, and once stopped, nothing a reload starts afterwards is kept.
 final class DaemonWeb: Sendable {
+    /// A process running, the settings it was made from, and how many have been started (so a late report of a
+    /// replaced process's death restarts nothing).
+    private typealias Entry = (process: WebServerProcess, settings: WebSettings, generation: UInt64)
+
+    private struct Slot {
+        var entry: Entry?
+        /// Set by `stop`: the daemon is going.
+        var stopped = false
+        /// Why the server is not serving, while it is started again after it died.
+        var problem: String?
+    }
+
     private let logger: Logger
     /// The control socket the server reaches the show through.
     private let socketPath: String
-    /// The process running now, the settings it was made from, and how many have been started (so a late report
-    /// of a replaced process's death restarts nothing).
-    private let current = Mutex<(process: WebServerProcess, settings: WebSettings, generation: UInt64)?>(nil)
+    private let slot = Mutex(Slot())
     private let generations = Atomic<UInt64>(0)
     /// Pauses before restarts, and when the last restart came (monotonic ns): a server that keeps dying soon after
     /// it starts waits longer each time.
@@ -27,25 +40,48 @@ final class DaemonWeb: Sendable {
     }
 
     /// The port served, or nil when off.
-    var port: Int? { current.withLock { $0?.process.port } }
+    var port: Int? { slot.withLock { $0.entry?.process.port } }
 
     /// The server's process, or nil when off.
-    var pid: Int32? { current.withLock { $0?.process.pid } }
+    var pid: Int32? { slot.withLock { $0.entry?.process.pid } }
+
+    /// For `ctl status`: `off`, `serving` with its address and pid, or `restarting` and why.
+    var status: JSONValue {
+        slot.withLock { slot in
+            guard let entry = slot.entry else { return ["state": "off"] }
+            var status: JSONObject = [
+                "state": .string(slot.problem == nil ? "serving" : "restarting"),
+                "url": .string(Self.url(host: entry.settings.address?.host ?? "", port: entry.process.port)),
+                "pid": .number(Double(entry.process.pid)),
+            ]
+            if let problem = slot.problem { status["error"] = .string(problem) }
+            return .object(status)
+        }
+    }
 
     /// Serves `settings` in place of what runs now. Throws (naming the key) when the token file can't be read or the
     /// address can't be bound; what ran before then keeps running.
     func apply(_ settings: WebSettings) async throws(LightShowError) {
-        let running = current.withLock { $0 }
-        guard running?.settings != settings else { return }
+        enum Taken { case unchanged, took(Entry?) }
+        let taken = slot.withLock { slot -> Taken in
+            guard !slot.stopped, slot.entry?.settings != settings else { return .unchanged }
+            slot.problem = nil
+            return .took(slot.entry.take())
+        }
+        guard case .took(let running) = taken else { return }
         guard settings.isEnabled, let (host, port) = settings.address else {
-            current.withLock { $0 = nil }
             await running?.process.stop()
             if running != nil { logger.info("web: stopped") }
             return
         }
         var token: String? = settings.token.isEmpty ? nil : settings.token
         if !settings.tokenFile.isEmpty {
-            token = try SecretFile.firstLine(of: settings.tokenFile, key: "web.token_file", what: "the token")
+            do {
+                token = try SecretFile.firstLine(of: settings.tokenFile, key: "web.token_file", what: "the token")
+            } catch {
+                await keep(running)
+                throw error
+            }
         }
         let limits = WebLimits(
             maxConnections: settings.maxConnections, idleTimeoutSeconds: settings.idleTimeoutSeconds,
@@ -57,10 +93,7 @@ final class DaemonWeb: Sendable {
         // The same address can't be bound twice: the old server lets go of it first, and comes back if the new one
         // still can't have it.
         let sameAddress = running.map { $0.settings.address.map { $0 == (host, port) } ?? false } ?? false
-        if sameAddress {
-            current.withLock { $0 = nil }
-            await running?.process.stop()
-        }
+        if sameAddress { await running?.process.stop() }
         let started: (WebServerProcess, UInt64)
         do {
             started = try await start(processSettings)
@@ -68,24 +101,42 @@ final class DaemonWeb: Sendable {
             let message = "web.listen: cannot listen on \(settings.listen): \(error.message)"
             if let running, sameAddress {
                 _ = try? await self.apply(running.settings)
+            } else {
+                await keep(running)
             }
             if let running {
                 throw LightShowError("\(message); still serving \(running.settings.listen)", exitStatus: .ioError)
             }
             throw LightShowError(message, exitStatus: .ioError)
         }
-        current.withLock { $0 = (started.0, settings, started.1) }
+        let kept = await keep((started.0, settings, started.1))
         if !sameAddress { await running?.process.stop() }
-        logger.info("web: \(Self.url(host: host, port: started.0.port)) (lightshow-web, pid \(started.0.pid))")
+        if kept { logger.info("web: \(Self.url(host: host, port: started.0.port)) (lightshow-web, pid \(started.0.pid))") }
+    }
+
+    /// Puts `entry` in the slot that its taker emptied, unless the daemon stopped meanwhile: then it is stopped.
+    @discardableResult
+    private func keep(_ entry: Entry?) async -> Bool {
+        guard let entry else { return true }
+        let kept = slot.withLock { slot -> Bool in
+            guard !slot.stopped else { return false }
+            slot.entry = entry
+            return true
+        }
+        if !kept { await entry.process.stop() }
+        return kept
     }
 
     static func url(host: String, port: Int) -> String {
         "http://\(host.contains(":") ? "[\(host)]" : host):\(port)/"
     }
 
-    /// Stops the server, if any.
+    /// Stops the server, if any, for good: a reload still under way keeps nothing it starts.
     func stop() async {
-        let running = current.withLock { $0.take() }
+        let running = slot.withLock { slot in
+            slot.stopped = true
+            return slot.entry.take()
+        }
         await running?.process.stop()
     }
 
@@ -102,18 +153,25 @@ final class DaemonWeb: Sendable {
     /// unless it was replaced or stopped meanwhile.
     private func restart(generation: UInt64, settings: WebProcessSettings, after ending: ChildProcess.Ending) {
         var settings = settings
-        if let port = current.withLock({ $0?.generation == generation ? $0?.process.port : nil }) { settings.port = port }
-        logger.error("web: the web server (lightshow-web) stopped: \(WebServerProcess.describe(ending)); starting it again")
+        let problem = "the web server (lightshow-web) stopped: \(WebServerProcess.describe(ending))"
+        let port = slot.withLock { slot -> Int? in
+            guard let entry = slot.entry, entry.generation == generation else { return nil }
+            slot.problem = problem
+            return entry.process.port
+        }
+        if let port { settings.port = port }
+        logger.error("web: \(problem); starting it again")
         var pause = nextRestartPause()
         Task { [self] in
             while true {
                 try? await Task.sleep(for: .seconds(pause))
-                guard let entry = current.withLock({ $0 }), entry.generation == generation else { return }
+                guard slot.withLock({ $0.entry?.generation == generation }) else { return }
                 do throws(LightShowError) {
                     let (process, next) = try await start(settings)
-                    let kept = current.withLock { current -> Bool in
-                        guard current?.generation == generation, let entry = current else { return false }
-                        current = (process, entry.settings, next)
+                    let kept = slot.withLock { slot -> Bool in
+                        guard let entry = slot.entry, entry.generation == generation else { return false }
+                        slot.entry = (process, entry.settings, next)
+                        slot.problem = nil
                         return true
                     }
                     if !kept {
