@@ -117,31 +117,36 @@ deb_checks() {
     fi
 
     # ------------------------------------------------------------ nothing runs but lightshow's own binaries
-    # A test-only ALSA config whose PCM pipes to a shell, named by the admin's config (the one place a PCM name is
-    # taken as written): the service's attempt to start /bin/sh fails under NoExecPaths=/, and no file appears.
-    # Clients can't name it at all: the web's set-input is refused (the socket's and MQTT's: ClientChosenInputTests).
-    local marker=/var/lib/private/lightshow/pwned before_conf="$LOGDIR/lightshow.toml.before-noexec"
-    cp "$RUNROOT$conf" "$before_conf"
+    # A test-only ALSA config whose PCM pipes to a shell, named on the service's command line by an admin's drop-in
+    # (the one place a PCM name is taken as written): the service's attempt to start /bin/sh fails under
+    # NoExecPaths=/, and no file appears. Clients can't name it at all: the web's set-input is refused (the
+    # socket's and MQTT's: ClientChosenInputTests).
+    local marker=/var/lib/private/lightshow/pwned dropin=/etc/systemd/system/lightshow.service.d/zz-evil-input.conf seen=""
     printf 'pcm.evil {\n  type file\n  slave.pcm "null"\n  file "|touch /var/lib/lightshow/pwned"\n  hint { show on description "test only" }\n}\n' \
         >"$RUNROOT/etc/asound.conf"
-    inct sed -i 's/^source = "[^"]*"/source = "alsa:evil"/' $conf
+    printf '[Service]\nExecStart=\nExecStart=/usr/bin/lightshow daemon --config /etc/lightshow/lightshow.toml --input alsa:evil\n' >"$RUNROOT$dropin"
+    inct systemctl daemon-reload
     t0=$(now_ms)
-    inct systemctl reload lightshow.service >"$LOGDIR/noexec-reload.log" 2>&1
-    local seen=""
-    for _ in $(seq 1 50); do
-        seen="$(inct journalctl -u lightshow.service -b --no-pager -o cat --since "@$(( t0 / 1000 ))" | grep -m1 -iE 'alsa:evil.*(denied|cannot|failed|error)|(denied|cannot|failed|error).*alsa:evil')"
+    inct systemctl restart lightshow.service >"$LOGDIR/noexec-restart.log" 2>&1
+    for _ in $(seq 1 75); do
+        seen="$(inct journalctl -u lightshow.service -b --no-pager -o cat --since "@$(( t0 / 1000 ))" \
+            | grep -m1 -iE 'alsa:evil.*(denied|cannot|failed|error|lost)')"
         [ -n "$seen" ] && break; sleep 0.2
     done
-    out="$(inct timeout 15 lightshow ctl status 2>&1)"
-    code="$(inct curl -s -o /dev/null -w '%{http_code}' -X POST --data '{"input":"alsa:file:|touch /var/lib/lightshow/pwned"}' http://127.0.0.1:8490/api/set-input)"
+    inct journalctl -u lightshow.service -b --no-pager -o cat --since "@$(( t0 / 1000 ))" >"$LOGDIR/noexec-journal.txt"
+    # Once the restarted web server answers, the host's curl in the container's network namespace asks it.
+    code="$(web_status)"
+    code="$(nsenter -t "$CPID" -n curl -s -o /dev/null -w '%{http_code}' --max-time 15 -X POST \
+        --data '{"input":"alsa:file:|touch /var/lib/lightshow/pwned"}' http://127.0.0.1:8490/api/set-input)"
     if [ ! -e "$RUNROOT$marker" ] && [ -n "$seen" ] && [ "$code" = 400 ] && [ "$(state)" = active/running ]; then
-        result deb-noexec PASS "[input] alsa:evil (file plugin piping to a shell): '$(cut -c1-110 <<<"$seen")'; no $marker; POST /api/set-input $code; still $(state)"
+        result deb-noexec PASS "--input alsa:evil (file plugin piping to a shell): '$(cut -c1-120 <<<"$seen")'; no $marker; POST /api/set-input alsa:file:|… $code; still $(state)"
     else
-        result deb-noexec FAIL "marker: $(ls -l "$RUNROOT$marker" 2>&1); journal: '${seen:-nothing}'; web $code; state $(state); status: $(head -3 <<<"$out" | tr '\n' '|')"
+        result deb-noexec FAIL "marker: $(ls -l "$RUNROOT$marker" 2>&1); journal: '${seen:-nothing}' ($(tail -3 "$LOGDIR/noexec-journal.txt" | tr '\n' '|')); web $code; state $(state)"
     fi
-    cat "$before_conf" >"$RUNROOT$conf"
-    rm -f "$RUNROOT/etc/asound.conf"
-    inct systemctl reload lightshow.service >/dev/null 2>&1 || result deb-noexec FAIL "reload with the config restored failed"
+    rm -f "$RUNROOT$dropin" "$RUNROOT/etc/asound.conf"
+    inct systemctl daemon-reload
+    inct systemctl restart lightshow.service >/dev/null 2>&1 || result deb-noexec FAIL "restart with the demo input again failed"
+    [ "$(web_status)" = 200 ] || result deb-noexec FAIL "the web server did not answer again after the restart"
 
     # ------------------------------------------------------------ an edited conffile across an upgrade
     inct sed -i 's/^idle_after = "10s"/idle_after = "42s"/' $conf

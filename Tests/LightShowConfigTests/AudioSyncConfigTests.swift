@@ -67,7 +67,7 @@ import Testing
         #expect(diagnostics("[[lights]]\nprotocol = \"ddp\"\naddress = \"a\"\npixels = 3\ninterface = \"10.0.0.1\"")
             == ["f.toml:5: warning: lights[1].interface: is used only by sacn and wled-sync; ignored"])
         #expect(diagnostics("[[lights]]\nprotocol = \"wled\"").contains {
-            $0.contains("\"ddp\", \"sacn\", \"artnet\" or \"wled-sync\"")
+            $0.contains("\"ddp\", \"sacn\", \"artnet\", \"wled-sync\" or \"hue\"")
         })
     }
 }
