@@ -194,7 +194,7 @@ let package = Package(
         .plugin(name: "VersionFile", capability: .buildTool()),
 
         // Helpers shared by the test targets: signal generators, temp dirs, running the real executable.
-        .target(name: "TestSupport", dependencies: ["LightShowCore", "LightShowSystem", "LightShowControl", "CPNG"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["LightShowCore", "LightShowSystem", "LightShowControl", "LightShowAudio", "CPNG"], path: "Tests/TestSupport"),
         .testTarget(name: "LightShowCoreTests", dependencies: ["LightShowCore", "TestSupport"]),
         .testTarget(name: "LightShowSystemTests", dependencies: ["LightShowSystem", "LightShowCore", "TestSupport"]),
         .testTarget(name: "LightShowConfigTests", dependencies: ["LightShowConfig", "LightShowSystem", "TestSupport", "TOMLKit"]),

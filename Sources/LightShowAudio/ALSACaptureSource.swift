@@ -49,16 +49,8 @@ public final class ALSACaptureSource: AudioSource {
     }
 
     // About 170 ms may queue for a slow consumer; past that the device overruns and restarts fresh.
-    public func blocks() -> AsyncThrowingStream<SampleBlock, any Error> {
-        BlockSink.stream(capacity: 32) { try startCapture(into: $0) }
-    }
-
-    public func forEachBlock(_ body: @escaping @Sendable (SampleBlock) -> Bool) async throws {
-        try await BlockSink.run(body) { try startCapture(into: $0) }
-    }
-
     /// Starts the capture thread on the device opened at start-up (once: a second call fails).
-    private func startCapture(into sink: BlockSink) throws(LightShowError) {
+    public func startReading(into sink: BlockSink) throws(LightShowError) {
         guard let handle = opened.withLock({ current in defer { current = nil }; return current }) else {
             throw LightShowError("input \(spec) is already being read", exitStatus: .usage)
         }

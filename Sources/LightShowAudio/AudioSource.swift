@@ -1,9 +1,9 @@
 public import LightShowCore
 
-/// A producer of audio. Opening validates the input (and fails with a `UserFacingError`);
-/// `blocks()` then reads on a dedicated thread, never on the cooperative pool, and yields blocks in order.
-/// The stream finishes at end of input, or throws a `UserFacingError` when the input fails for good.
-/// Cancelling the consuming task, or releasing the stream, stops the reader and releases the input.
+/// A producer of audio. Opening validates the input (and fails with a `UserFacingError`); `forEachBlock` then
+/// reads on the source's own thread, never on the cooperative pool, and hands over blocks in order. It returns at
+/// end of input, or throws a `UserFacingError` when the input fails for good. Cancelling the consuming task stops
+/// the reader and releases the input.
 public protocol AudioSource: AnyObject, Sendable {
     /// The input as the user named it, for messages and titles.
     var spec: InputSpec { get }
@@ -20,14 +20,9 @@ public protocol AudioSource: AnyObject, Sendable {
     /// reader doesn't pace itself.
     var pace: ReaderPace? { get }
 
-    /// Starts reading. Call once.
-    func blocks() -> AsyncThrowingStream<SampleBlock, any Error>
-
-    /// Starts reading and calls `body` with each block, in order, on the source's own reader thread; returns when
-    /// the input ends or `body` returns false, and throws when the input fails for good. Call once, instead of
-    /// `blocks()`. A live source that implements it natively hands blocks over without waking a thread of the
-    /// cooperative pool for each one, which halves the wake-ups of a consumer (like `analyze`) that can run there.
-    func forEachBlock(_ body: @escaping @Sendable (SampleBlock) -> Bool) async throws
+    /// Starts the reader thread, which hands each block to `sink` in order and finishes it at the end of input or
+    /// on failure. Called once, by `forEachBlock`; a second call fails.
+    func startReading(into sink: BlockSink) throws(LightShowError)
 }
 
 extension AudioSource {
@@ -35,9 +30,17 @@ extension AudioSource {
     public var statisticsChanges: Announcer? { nil }
     public var pace: ReaderPace? { nil }
 
+    /// Starts reading and calls `body` with each block, in order, on the source's own reader thread; returns when
+    /// the input ends or `body` returns false, and throws when the input fails for good. Call once. Blocks are
+    /// handed over without waking a thread of the cooperative pool for each one, and a consumer that waits (a
+    /// recorder's full encoder queue) holds the reader's thread, never one of the pool.
     public func forEachBlock(_ body: @escaping @Sendable (SampleBlock) -> Bool) async throws {
-        for try await block in blocks() {
-            guard body(block) else { return }
+        let pace = pace
+        // A stop request ends a reader's nap at once: napping is for a sleeping show, never a delay to stopping.
+        try await withTaskCancellationHandler {
+            try await BlockSink.run(body) { sink throws(LightShowError) in try startReading(into: sink) }
+        } onCancel: {
+            pace?.interrupt()
         }
     }
 }

@@ -24,16 +24,7 @@ public final class DemoSource: AudioSource {
         totalFrames = duration.map { Int64(saturating: ($0 * Double(DemoSynth.sampleRate)).rounded()) }
     }
 
-    public func blocks() -> AsyncThrowingStream<SampleBlock, any Error> {
-        BlockSink.stream(capacity: 8) { sink throws(LightShowError) in try startSynthesizing(into: sink) }
-    }
-
-    /// Blocks on the synth's own thread, so an offline consumer that waits never holds the cooperative pool.
-    public func forEachBlock(_ body: @escaping @Sendable (SampleBlock) -> Bool) async throws {
-        try await BlockSink.run(body) { sink throws(LightShowError) in try startSynthesizing(into: sink) }
-    }
-
-    private func startSynthesizing(into sink: BlockSink) throws(LightShowError) {
+    public func startReading(into sink: BlockSink) throws(LightShowError) {
         let (paced, total, recorder) = (isLive, totalFrames, recorder)
         // 5 ms blocks in real time, like a capture period; larger ones offline.
         let blockFrames = paced ? DemoSynth.sampleRate / 200 : 4_800

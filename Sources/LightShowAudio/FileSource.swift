@@ -44,17 +44,7 @@ public final class FileSource: AudioSource {
         isLive = realtime
     }
 
-    public func blocks() -> AsyncThrowingStream<SampleBlock, any Error> {
-        BlockSink.stream(capacity: 8) { sink throws(LightShowError) in try startReading(into: sink) }
-    }
-
-    /// Blocks on the reader thread itself: a consumer that may wait (a recorder's full encoder queue) then holds
-    /// this thread, never one of the cooperative pool.
-    public func forEachBlock(_ body: @escaping @Sendable (SampleBlock) -> Bool) async throws {
-        try await BlockSink.run(body) { sink throws(LightShowError) in try startReading(into: sink) }
-    }
-
-    private func startReading(into sink: BlockSink) throws(LightShowError) {
+    public func startReading(into sink: BlockSink) throws(LightShowError) {
         let (file, spec, rate, channels, paced, recorder) = (file, spec, sampleRate, channels, paced, recorder)
         // Paced playback hands over 5 ms at a time for low latency; offline reading takes big gulps.
         let blockFrames = paced ? max(64, rate / 200) : 4096

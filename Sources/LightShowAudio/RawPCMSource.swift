@@ -32,21 +32,8 @@ public final class RawPCMSource: AudioSource {
         self.path = path
     }
 
-    public func blocks() -> AsyncThrowingStream<SampleBlock, any Error> {
-        BlockSink.stream(capacity: 64) { try startReading(into: $0) }
-    }
-
-    public func forEachBlock(_ body: @escaping @Sendable (SampleBlock) -> Bool) async throws {
-        // A stop request ends a nap at once: napping is for a sleeping show, never a delay to stopping.
-        try await withTaskCancellationHandler {
-            try await BlockSink.run(body) { try startReading(into: $0) }
-        } onCancel: { [pace] in
-            pace?.interrupt()
-        }
-    }
-
     /// Starts the reader thread, which hands blocks to `sink` and finishes it at the end of input or on failure.
-    private func startReading(into sink: BlockSink) throws(LightShowError) {
+    public func startReading(into sink: BlockSink) throws(LightShowError) {
         let (path, spec, format, recorder, pace) = (path, spec, format, recorder, pace)
         // Big enough that one read takes all a writer left in the pipe (a 64 KiB pipe holds about 370 ms of
         // 44.1 kHz stereo); the cap only splits a larger backlog into blocks.
