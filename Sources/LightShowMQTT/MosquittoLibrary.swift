@@ -9,17 +9,11 @@ struct MosquittoLibrary: Sendable {
     static let soname = "libmosquitto.so.1"
 
     /// Opened and initialised once, on first use; the outcome is kept, so a missing library reads the same each time.
-    private static let shared: Result<MosquittoLibrary, LightShowError> = Result { () throws(LightShowError) in
-        do throws(DynamicLibraryError) {
-            let library = try MosquittoLibrary(DynamicLibrary(soname))
-            _ = library.mosquitto_lib_init()
-            return library
-        } catch {
-            throw LightShowError(
-                "MQTT needs \(soname) (Debian package libmosquitto1), which could not be loaded: \(error.reason)",
-                exitStatus: .ioError
-            )
-        }
+    private static let shared = DynamicLibrary.opened(soname, package: "libmosquitto1", neededBy: "MQTT") {
+        library throws(DynamicLibraryError) in
+        let mosquitto = try MosquittoLibrary(library)
+        _ = mosquitto.mosquitto_lib_init()
+        return mosquitto
     }
 
     /// The open library, or why it can't be opened.

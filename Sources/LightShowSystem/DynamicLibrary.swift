@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+public import LightShowCore
 
 /// A shared library opened at run time (dlopen), for a dependency only some features need: the program starts
 /// where it isn't installed, and the feature says what is missing. Never closed: such libraries start threads and
@@ -23,6 +24,23 @@ public struct DynamicLibrary: @unchecked Sendable {
             throw DynamicLibraryError(name: name, reason: "no symbol \(symbol) (\(Self.lastError()))")
         }
         return unsafeBitCast(address, to: type)
+    }
+
+    /// Opens `soname` and looks up its functions with `bind`, for a caller's `static let`: kept there, the outcome is
+    /// found once, and a missing library reads the same each time, naming the feature that needs it and the Debian
+    /// package that has it.
+    public static func opened<Functions>(
+        _ soname: String, package: String, neededBy feature: String,
+        _ bind: (DynamicLibrary) throws(DynamicLibraryError) -> Functions
+    ) -> Result<Functions, LightShowError> {
+        do throws(DynamicLibraryError) {
+            return .success(try bind(DynamicLibrary(soname)))
+        } catch {
+            return .failure(LightShowError(
+                "\(feature) needs \(soname) (Debian package \(package)), which could not be loaded: \(error.reason)",
+                exitStatus: .ioError
+            ))
+        }
     }
 
     private static func lastError() -> String {

@@ -10,15 +10,8 @@ public struct PulseLibrary: Sendable {
     static let soname = "libpulse.so.0"
 
     /// Opened once, on first use; the outcome is kept, so a missing library is reported the same way every time.
-    private static let shared: Result<PulseLibrary, LightShowError> = Result { () throws(LightShowError) in
-        do throws(DynamicLibraryError) {
-            return try PulseLibrary(DynamicLibrary(soname))
-        } catch {
-            throw LightShowError(
-                "PulseAudio needs \(soname) (Debian package libpulse0), which could not be loaded: \(error.reason)",
-                exitStatus: .ioError
-            )
-        }
+    private static let shared = DynamicLibrary.opened(soname, package: "libpulse0", neededBy: "PulseAudio") {
+        library throws(DynamicLibraryError) in try PulseLibrary(library)
     }
 
     /// Opens libpulse unless it is open; every way into PulseAudio (`PulseConnection`) calls this first.

@@ -9,17 +9,11 @@ struct CurlLibrary: @unchecked Sendable {
     static let soname = "libcurl.so.4"
 
     /// Opened and initialised once, on first use; the outcome is kept, so a missing library reads the same each time.
-    private static let shared: Result<CurlLibrary, LightShowError> = Result { () throws(LightShowError) in
-        do throws(DynamicLibraryError) {
-            let library = try CurlLibrary(DynamicLibrary(soname))
-            _ = library.curl_global_init(Int(CURL_GLOBAL_DEFAULT))
-            return library
-        } catch {
-            throw LightShowError(
-                "Hue needs \(soname) (Debian package libcurl4), which could not be loaded: \(error.reason)",
-                exitStatus: .ioError
-            )
-        }
+    private static let shared = DynamicLibrary.opened(soname, package: "libcurl4", neededBy: "Hue") {
+        library throws(DynamicLibraryError) in
+        let curl = try CurlLibrary(library)
+        _ = curl.curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+        return curl
     }
 
     /// The open library, or why it can't be opened.

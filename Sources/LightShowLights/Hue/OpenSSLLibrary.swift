@@ -9,15 +9,8 @@ struct OpenSSLLibrary: Sendable {
     static let sonames = ("libssl.so.3", "libcrypto.so.3")
 
     /// Opened once, on first use; the outcome is kept, so a missing library reads the same each time.
-    private static let shared: Result<OpenSSLLibrary, LightShowError> = Result { () throws(LightShowError) in
-        do throws(DynamicLibraryError) {
-            return try OpenSSLLibrary(ssl: DynamicLibrary(sonames.0), crypto: DynamicLibrary(sonames.1))
-        } catch {
-            throw LightShowError(
-                "Hue needs \(sonames.0) (Debian package libssl3), which could not be loaded: \(error.reason)",
-                exitStatus: .ioError
-            )
-        }
+    private static let shared = DynamicLibrary.opened(sonames.0, package: "libssl3", neededBy: "Hue") {
+        ssl throws(DynamicLibraryError) in try OpenSSLLibrary(ssl: ssl, crypto: DynamicLibrary(sonames.1))
     }
 
     /// The open library, or why it can't be opened.
