@@ -36,10 +36,12 @@ for _ in $(seq 100); do [ -f "$work/port" ] && break; sleep 0.1; done
 bridge="127.0.0.1:$(cat "$work/port")"
 STATE_DIRECTORY="$work/state" "$BIN" lights pair-hue "$bridge" >/dev/null
 
-/usr/bin/python3 - "$BIN" "$work" "$SECONDS_EACH" "$bridge" <<'PY'
+/usr/bin/python3 - "$BIN" "$work" "$SECONDS_EACH" "$bridge" "$here/Tests/Benchmarks/lib" <<'PY'
 import os, socket, statistics, subprocess, sys, threading, time
 
 binary, work, seconds, bridge = sys.argv[1], sys.argv[2], float(sys.argv[3]), sys.argv[4]
+sys.path.insert(0, sys.argv[5])
+from ddp_receiver import DDPReceiver as Receiver
 KEY, IDENTITY = "0123456789abcdef0123456789abcdef", "7f6e5d4c-3b2a-4190-8f7e-6d5c4b3a2910"
 FPS = 50
 
@@ -71,26 +73,6 @@ class Relay:
                 self.client = source
                 self.records.append((now, data[0]))
                 self.sock.sendto(data, self.peer)
-    def stop(self):
-        self.running = False
-        self.thread.join()
-        self.sock.close()
-
-class Receiver:
-    """DDP on 127.0.0.1: arrival time and first data byte of every packet."""
-    def __init__(self):
-        self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        self.sock.bind(("127.0.0.1", 0))
-        self.sock.settimeout(0.2)
-        self.port = self.sock.getsockname()[1]
-        self.packets, self.running = [], True
-        self.thread = threading.Thread(target=self.run, daemon=True)
-        self.thread.start()
-    def run(self):
-        while self.running:
-            try: data = self.sock.recv(65536)
-            except socket.timeout: continue
-            if len(data) >= 11: self.packets.append((time.monotonic_ns(), data[10]))
     def stop(self):
         self.running = False
         self.thread.join()
@@ -132,7 +114,7 @@ def match(frames, arrivals):
     for index, sent in frames:
         value = index % 255 + 1
         while cursor < len(arrivals) and arrivals[cursor][0] < sent: cursor += 1
-        for arrival, first in arrivals[cursor:cursor + 10]:
+        for arrival, first, *_ in arrivals[cursor:cursor + 10]:
             if first == value:
                 latencies.append((arrival - sent) / 1e6)
                 break

@@ -40,31 +40,7 @@ import os, signal, socket, statistics, struct, subprocess, sys, threading, time,
 binary, work, seconds = sys.argv[1], sys.argv[2], float(sys.argv[3])
 sys.path.insert(0, sys.argv[4])
 import bursts
-
-class Receiver:
-    """DDP on 127.0.0.1: arrival time, first data byte and PUSH flag of every packet."""
-    def __init__(self):
-        self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)
-        self.sock.bind(("127.0.0.1", 0))
-        self.sock.settimeout(0.2)
-        self.port = self.sock.getsockname()[1]
-        self.packets, self.payloads, self.running = [], [], True
-        self.thread = threading.Thread(target=self.run, daemon=True)
-        self.thread.start()
-    def run(self):
-        while self.running:
-            try: data = self.sock.recv(65536)
-            except socket.timeout: continue
-            self.take(time.monotonic_ns(), data)
-    def take(self, now, data):
-        if len(data) >= 11 and data[0] & 0xC0 == 0x40:
-            self.packets.append((now, data[10], bool(data[0] & 1), int.from_bytes(data[4:8], "big")))
-            self.payloads.append((now, data[10:]))
-    def stop(self):
-        self.running = False
-        self.thread.join()
-        self.sock.close()
+from ddp_receiver import DDPReceiver as Receiver
 
 class SyncReceiver(Receiver):
     """WLED audio sync on 127.0.0.1, decoded as WLED lays it out: (arrival, sampleSmth, samplePeak)."""

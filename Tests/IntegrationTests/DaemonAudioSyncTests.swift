@@ -199,13 +199,7 @@ import Glibc
 
     @Test func multicastsToWLEDsGroupOnTheChosenInterface() async throws {
         let namespace = try NetworkNamespace(prefix: "lswled")
-        let ns = ["-n", namespace.name]
-        try ExternalTool.run("ip", ns + ["link", "add", "v0", "type", "veth", "peer", "name", "v1"])
-        try ExternalTool.run("ip", ns + ["addr", "add", "10.231.0.1/24", "dev", "v0"])
-        try ExternalTool.run("ip", ns + ["addr", "add", "10.231.0.2/24", "dev", "v1"])
-        try ExternalTool.run("ip", ns + ["link", "set", "v0", "up"])
-        try ExternalTool.run("ip", ns + ["link", "set", "v1", "up"])
-        try ExternalTool.run("ip", ns + ["route", "add", "239.0.0.0/8", "dev", "v0"])
+        try namespace.addMulticastLink()
         let directory = try TemporaryDirectory("ls-wled-multicast")
         // Joined on v0's address: a sender on the same host gets its own multicast back there.
         let receiver = try WLEDSyncReceiver(

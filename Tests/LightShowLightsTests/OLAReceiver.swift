@@ -73,13 +73,7 @@ final class OLAReceiver: @unchecked Sendable {
     }
 
     private func setUp() throws {
-        let ns = ["-n", namespace.name]
-        try ExternalTool.run("ip", ns + ["link", "add", "v0", "type", "veth", "peer", "name", "v1"])
-        try ExternalTool.run("ip", ns + ["addr", "add", "10.231.0.1/24", "dev", "v0"])
-        try ExternalTool.run("ip", ns + ["addr", "add", "10.231.0.2/24", "dev", "v1"])
-        try ExternalTool.run("ip", ns + ["link", "set", "v0", "up"])
-        try ExternalTool.run("ip", ns + ["link", "set", "v1", "up"])
-        try ExternalTool.run("ip", ns + ["route", "add", "239.0.0.0/8", "dev", "v0"])
+        try namespace.addMulticastLink()
 
         // Config before the first start; every plugin but E1.31 and Art-Net off, so olad starts fast and quiet.
         let conf = directory.file("conf")

@@ -39,6 +39,20 @@ public final class NetworkNamespace: @unchecked Sendable {
         return try Launch.start(command(arguments), standardOutput: handle, standardError: handle)
     }
 
+    /// A veth pair inside the namespace, v0 at 10.231.0.1 and v1 at 10.231.0.2, with multicast routed out of v0:
+    /// for receivers that won't join a group on loopback (OLA's E1.31, WLED's audio sync). Returns v0's address.
+    @discardableResult
+    public func addMulticastLink() throws -> String {
+        let ns = ["-n", name]
+        try ExternalTool.run("ip", ns + ["link", "add", "v0", "type", "veth", "peer", "name", "v1"])
+        try ExternalTool.run("ip", ns + ["addr", "add", "10.231.0.1/24", "dev", "v0"])
+        try ExternalTool.run("ip", ns + ["addr", "add", "10.231.0.2/24", "dev", "v1"])
+        try ExternalTool.run("ip", ns + ["link", "set", "v0", "up"])
+        try ExternalTool.run("ip", ns + ["link", "set", "v1", "up"])
+        try ExternalTool.run("ip", ns + ["route", "add", "239.0.0.0/8", "dev", "v0"])
+        return "10.231.0.1"
+    }
+
     /// The resolv.conf that programs started through `ip netns exec` read (it mounts /etc/netns/NAME over /etc).
     public func setResolverConfiguration(_ text: String) throws {
         try FileManager.default.createDirectory(atPath: "/etc/netns/\(name)", withIntermediateDirectories: true)
