@@ -107,6 +107,20 @@ import Glibc
         #expect(!FileManager.default.fileExists(atPath: marker))
     }
 
+    /// Without MQTT nobody needs the list at start: the daemon reads it when `status` first asks, and shows the
+    /// full list once that read ends.
+    @Test func theOfferedInputsAreReadWhenStatusFirstAsks() async throws {
+        let directory = try TemporaryDirectory("ls-lazy-inputs")
+        let path = try directory.write("lightshow.toml", Data("[input]\nsource = \"demo\"\n".utf8))
+        let daemon = try DaemonProcess(["--config", path], directory: directory)
+        #expect(await OffPool.until(timeout: 30) { daemon.log.contains("ready") }, "\(daemon.log)")
+        #expect(!daemon.log.contains("offered to clients"), "read before anyone asked: \(daemon.log)")
+        #expect(await OffPool.until(timeout: 30) { Self.offered(daemon).contains("alsa:null") }, "\(daemon.log)")
+        #expect(daemon.log.contains("offered to clients"))
+        daemon.send(signal: SIGTERM)
+        #expect(await daemon.waitForExit(timeout: 15) == 0, "\(daemon.log)")
+    }
+
     /// `config check` names a configured PCM that runs programs or writes files, and still passes the file.
     @Test func configCheckWarnsOfAnInputThatRunsPrograms() throws {
         let directory = try TemporaryDirectory("ls-check-alsa")

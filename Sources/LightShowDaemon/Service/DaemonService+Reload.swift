@@ -4,6 +4,7 @@ public import LightShowControl
 import LightShowCore
 import LightShowEngine
 import LightShowLights
+import LightShowSystem
 import Logging
 import Synchronization
 
@@ -167,7 +168,25 @@ extension DaemonService {
     func refreshOfferedInputs(askingSoundServer: Bool = true) -> [String] {
         let names = InputChoices.names(configured: configuredInput.withLock { $0 }, askingSoundServer: askingSoundServer)
         offeredInputs.withLock { $0 = names }
+        logger.info("inputs: \(names.count) offered to clients")
         return names
+    }
+
+    /// The inputs `status` shows. The first call starts reading them on a thread of its own and shows `demo` and
+    /// the configured input until that read ends: a daemon nobody asks never reads ALSA's device hints, and loads
+    /// libpulse for them only when its input is a pulse one (`set-input` asks the sound server anyway).
+    func statusInputs() -> [String] {
+        if let names = offeredInputs.withLock({ $0 }) { return names }
+        if offeredInputsRequested.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged {
+            let asking: Bool = if case .pulse = configuredInput.withLock({ $0 }) { true } else { false }
+            do {
+                try DedicatedThread.start(name: "ls-inputs") { [self] in _ = refreshOfferedInputs(askingSoundServer: asking) }
+            } catch {
+                offeredInputsRequested.store(false, ordering: .releasing)
+            }
+        }
+        let configured = configuredInput.withLock { $0 }.spelling
+        return configured == "demo" ? ["demo"] : ["demo", configured]
     }
 
     /// Changes the running configuration (not the file: a reload goes back to it) and applies it as a reload would:

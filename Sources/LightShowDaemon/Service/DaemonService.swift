@@ -52,8 +52,10 @@ public final class DaemonService: Service, Sendable {
     let web: DaemonWeb
     /// The input the configuration names (not one a client switched to): always offered to clients.
     let configuredInput: Mutex<InputSpec>
-    /// The inputs clients may switch to, as last read (`InputChoices`); shown by `status`.
-    let offeredInputs = Mutex<[String]>([])
+    /// The inputs clients may switch to, as last read (`InputChoices`); shown by `status`. Nil until first read.
+    let offeredInputs = Mutex<[String]?>(nil)
+    /// Set once the first read of `offeredInputs` has started.
+    let offeredInputsRequested = Atomic<Bool>(false)
 
     /// Loads the configuration and finds the control socket. Throws a `UserFacingError`: 78 for a bad config
     /// (every problem listed), 66 for a missing `--config` file, or when `[mqtt] password_file` can't be read.
@@ -150,12 +152,13 @@ public final class DaemonService: Service, Sendable {
             group.addTask { [self] in
                 await reportStatus(changes: [state.changes, lights.statusChanges, server.countChanges] + (mqtt.map { [$0.connection.stateChanges] } ?? []))
             }
-            group.addTask { [self] in
-                // The inputs offered, read once at start off the pool; Home Assistant's select offers them. The
-                // sound server is asked only when something may show its sources (set-input asks it anyway).
-                let asking = mqtt != nil || { if case .pulse = configuration.input.source { true } else { false } }()
-                let inputs = (try? await DedicatedThread.run(name: "ls-inputs") { [self] in refreshOfferedInputs(askingSoundServer: asking) }) ?? ["demo"]
-                await mqtt?.run(handler: DaemonControlHandler(daemon: self, channel: .mqtt), inputs: inputs) { [self] in self.status }
+            if let mqtt {
+                group.addTask { [self] in
+                    // Home Assistant's select offers the inputs: read once at start, off the pool. Without MQTT they
+                    // are read when `status` first asks (`statusInputs`).
+                    let inputs = (try? await DedicatedThread.run(name: "ls-inputs") { [self] in refreshOfferedInputs() }) ?? ["demo"]
+                    await mqtt.run(handler: DaemonControlHandler(daemon: self, channel: .mqtt), inputs: inputs) { [self] in self.status }
+                }
             }
             if let watchdog = CaptureWatchdog(notifier: notifier) {
                 logger.info("watchdog: a ping every \(watchdog.interval) while capture progresses")
@@ -204,7 +207,7 @@ public final class DaemonService: Service, Sendable {
             silent: supervisor.statistics.isSilent(now: MonotonicClock.now()),
             brightness: configuration.scene.brightness,
             mqtt: mqtt?.state ?? .off,
-            inputs: offeredInputs.withLock { $0 },
+            inputs: statusInputs(),
             web: web.status
         )
     }
