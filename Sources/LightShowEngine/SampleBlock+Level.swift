@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+public import LightShowCore
 
 extension SampleBlock {
     /// True when the RMS of the block's mono mix reaches `dbfs` (0 dBFS = RMS of 1): what the analysis gate

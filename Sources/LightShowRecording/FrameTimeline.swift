@@ -1,3 +1,5 @@
+public import LightShowCore
+
 /// Turns the engine's frames into output frames at exactly `framesPerSecond`: output frame i stands at
 /// t = i/fps and shows the newest show frame at or before t (its levels, state and title). Frames are released
 /// once the audio has passed their time, so N seconds of audio give exactly N·fps frames, numbered without gaps,

@@ -19,7 +19,7 @@ public enum MonotonicClock {
     /// Sleeps until the monotonic clock reaches `deadline`; absolute, so pacing never drifts.
     public static func sleep(until deadline: UInt64) {
         var spec = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
-        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &spec, nil) == EINTR {}  // os-idiom: System builds on the core's clock
+        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &spec, nil) == EINTR {}
     }
 
     /// Sleeps for `seconds`.

@@ -1,3 +1,5 @@
+import LightShowCore
+
 /// Decides when a new frame is drawn, so drawing follows the audio without wasting draws.
 ///
 /// - A frame on time is drawn at once.

@@ -1,3 +1,4 @@
+public import LightShowControl
 import LightShowCore
 
 /// Every decision about a request that needs no I/O: the route for its method and target, and whether its `Host`,

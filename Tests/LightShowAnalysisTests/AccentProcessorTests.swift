@@ -1,4 +1,5 @@
 import Foundation
+import LightShowAnalysis
 import LightShowCore
 import Testing
 

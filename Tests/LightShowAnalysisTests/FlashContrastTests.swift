@@ -1,3 +1,4 @@
+import LightShowAnalysis
 import LightShowCore
 import Testing
 

@@ -1,4 +1,5 @@
-@testable import LightShowCore
+@testable import LightShowDaemon
+import LightShowEngine
 import Testing
 
 @Suite struct PrometheusTextTests {

@@ -1,4 +1,5 @@
 import LightShowCore
+import LightShowEngine
 import Testing
 
 @Suite struct DurationHistogramTests {

@@ -1,5 +1,6 @@
 import Foundation
 import LightShowCore
+import LightShowEngine
 import Testing
 
 /// The sleeping show's test for sound measures the mono mix, as the analysis gate does.

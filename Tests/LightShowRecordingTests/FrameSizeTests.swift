@@ -1,4 +1,5 @@
 import LightShowCore
+import LightShowRecording
 import Testing
 
 @Suite struct FrameSizeTests {

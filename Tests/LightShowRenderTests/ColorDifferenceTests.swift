@@ -1,4 +1,5 @@
 import LightShowCore
+import LightShowRender
 import Testing
 
 @Suite struct ColorDifferenceTests {

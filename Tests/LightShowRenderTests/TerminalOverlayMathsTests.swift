@@ -1,4 +1,5 @@
 import LightShowCore
+import LightShowRender
 import Testing
 
 @Suite struct BandTuningTests {
@@ -43,6 +44,11 @@ import Testing
         #expect(BandTuning.axisFraction(of: 20_000) == 1)
         #expect(abs(BandTuning.axisFraction(of: 632.46) - 0.5) < 1e-4)
         #expect(abs(BandTuning.frequency(atAxisFraction: 1.0 / 3) - 200) < 1e-6)
+    }
+
+    /// The panel quotes frequencies from outside (a config's bands): formatting one must never trap.
+    @Test func formatsHugeFrequenciesWithoutTrapping() {
+        #expect(BandTuning.formatHertz(1e300) == "1e+300")
     }
 }
 

@@ -1,4 +1,5 @@
 import LightShowCore
+import LightShowTerminal
 import Testing
 
 @Suite struct DrawPacerTests {

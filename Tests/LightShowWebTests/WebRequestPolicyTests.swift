@@ -1,5 +1,6 @@
-import Testing
 @testable import LightShowControl
+@testable import LightShowWeb
+import Testing
 
 /// The pure decisions about a request: route and method, `Host` (no DNS rebinding), `Origin` on what changes state,
 /// the token, the query, and the body's JSON.

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+public import LightShowCore
 
 /// Accents on top of the envelope, per band: an onset lifts its light at once toward full, by its strength, and
 /// then follows the band's own sound: the lift holds while the sound still rises (at least `hold`), falls as the

@@ -1,3 +1,5 @@
+public import LightShowCore
+
 /// Per-band automatic gain as an adaptive ceiling in dB.
 ///
 /// Each band's ceiling jumps up to any louder level at once (no clipping, no overshoot) and falls back slowly at

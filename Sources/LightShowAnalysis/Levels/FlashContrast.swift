@@ -1,3 +1,5 @@
+public import LightShowCore
+
 /// Whether a light's lift is a flash as WCAG 2.3.1 defines one: a change in relative luminance of a tenth of
 /// full or more, where the darker state is below 0.8. The light is its band's colour at the level as alpha,
 /// composited over the background, so a dim colour can rise further than a bright one before it flashes.

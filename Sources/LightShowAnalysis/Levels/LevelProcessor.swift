@@ -1,3 +1,5 @@
+public import LightShowCore
+
 /// The pure level chain for the three bands, from band energies to light levels:
 /// energy → dB → automatic gain → alpha → attack/release envelope, with the silence gate.
 /// Free of I/O and FFT so it can be tested on numbers and reused by any analyzer.

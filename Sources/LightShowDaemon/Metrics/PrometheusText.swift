@@ -1,3 +1,5 @@
+public import LightShowEngine
+
 /// Metric families in the Prometheus text exposition format 0.0.4, for `GET /metrics`.
 ///
 /// Written here rather than with swift-server/swift-prometheus 2.4.1. Measured in throwaway static-stdlib release

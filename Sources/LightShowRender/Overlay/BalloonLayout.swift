@@ -1,3 +1,5 @@
+import LightShowCore
+
 /// Where a help balloon goes on a grid of cells: a bordered box of wrapped text and an arrow (▼ or ▲) pointing at
 /// the target. Above the target when there is room, else below it; when neither fits, below and pushed up
 /// inside the screen, still pointing up at the target.

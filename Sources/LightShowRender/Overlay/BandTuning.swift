@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+public import LightShowCore
 
 /// The band-tuning panel's model: which band and which knob are selected, and the ranges being tuned.
 /// Knobs move along the third-octave series (ISO 266: 20, 25, 31.5, 40 … 16k, 20k Hz) and clamp as a

@@ -1,3 +1,5 @@
+public import LightShowCore
+
 /// A rectangle of terminal cells: columns left to right, rows top to bottom, counted from 0.
 public struct CellRect: Equatable, Sendable {
     public var column: Int

@@ -1,3 +1,5 @@
+public import LightShowCore
+
 /// The help overlay's walk: one balloon per light, then one for the toolbar, then closed.
 /// Any key moves on; Esc closes at once.
 public struct HelpOverlay: Equatable, Sendable {

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+public import LightShowCore
 
 /// A colour in CIELAB (D65 white): `l` 0…100, `a` and `b` about ±128.
 public struct LabColor: Equatable, Sendable {
