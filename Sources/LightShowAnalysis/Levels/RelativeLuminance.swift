@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+public import LightShowCore
 
 extension RGBColor {
     /// WCAG 2.x relative luminance, 0 (black) … 1 (white): the sRGB channels linearised and weighted.
