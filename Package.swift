@@ -60,11 +60,11 @@ let package = Package(
         // sd-bus: the session bus, for MPRIS players.
         .systemLibrary(name: "CSystemd", path: "Sources/C/CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
 
-        // Pure core: maths, models, state machine, layout, scene. No I/O.
+        // Pure core shared by several modules: bands, settings model, state machine, scene and layout, frames. No I/O.
         .target(name: "LightShowCore", swiftSettings: strict),
         // The one home of OS idioms: threads, locks, the bounded queue between threads, fd reads, writes and syncs,
         // poll, wake-ups, errno, socket addresses, accepting connections, starting and waiting for a child process,
-        // logging to standard error.
+        // logging to standard error, the monotonic clock.
         .target(
             name: "LightShowSystem", dependencies: ["LightShowCore", "CSyncFS", "CSpawn", "CPeerCred", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
@@ -75,7 +75,7 @@ let package = Package(
             dependencies: ["LightShowCore", "LightShowSystem", .product(name: "TOMLKit", package: "TOMLKit")],
             swiftSettings: strict
         ),
-        // FFTW plans and spectrum → band energies → levels.
+        // FFTW plans and spectrum → band energies → levels; the level and accent maths.
         .target(name: "LightShowAnalysis", dependencies: ["LightShowCore", "CFFTW"], swiftSettings: strict),
         // Audio sources: ALSA and PulseAudio capture, files, raw PCM fifo/stdin, demo synth.
         .target(
@@ -93,7 +93,7 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // Framebuffer, rasterizer, PNG and terminal encoders.
+        // Framebuffer, rasterizer, PNG and terminal encoders, the viewer's overlays (help, band tuning).
         .target(name: "LightShowRender", dependencies: ["LightShowCore", "CLibDeflate", "CFreeType"], swiftSettings: strict),
         // The interactive viewer's terminal: raw keys, alternate screen, signals, the watch loop.
         // A module of its own because it owns process-wide state (termios, signal handlers) the pure encoder must not.
@@ -124,8 +124,8 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // The control socket: newline-delimited JSON server, client, protocol, and the subscription viewers read; the
-        // pure decisions about HTTP requests that the web server adapts to it.
+        // The control socket: newline-delimited JSON server, client, protocol, and the subscription viewers read; what
+        // the daemon and its web server's process tell each other.
         .target(
             name: "LightShowControl",
             dependencies: [
@@ -135,7 +135,8 @@ let package = Package(
             swiftSettings: strict
         ),
         // The web page, the HTTP API (the control commands forwarded to the daemon), the frames WebSocket and
-        // /metrics, served by Hummingbird on one event-loop thread in the `lightshow-web` process.
+        // /metrics, served by Hummingbird on one event-loop thread in the `lightshow-web` process; the pure decisions
+        // about each request (WebRequestPolicy).
         .target(
             name: "LightShowWeb",
             dependencies: [
@@ -237,7 +238,7 @@ var fuzzTargets: [Target] {
         ("FuzzPCM", ["LightShowAudio", "LightShowCore"]),
         ("FuzzAudioFile", ["LightShowAudio", "LightShowCore"]),
         ("FuzzKeys", ["LightShowTerminal"]),
-        ("FuzzWeb", ["LightShowControl"]),
+        ("FuzzWeb", ["LightShowWeb", "LightShowControl"]),
         ("FuzzWebGate", [
             "LightShowWeb", "LightShowControl", .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),

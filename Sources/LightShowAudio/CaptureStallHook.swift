@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import LightShowCore
+import LightShowSystem
 
 /// A test hook, documented in the README: with `LIGHTSHOW_TEST_STALL_CAPTURE_AFTER=SECONDS` in its environment, a
 /// reader thread that reaches a checkpoint that many seconds after the first one blocks for ever, as a thread stuck

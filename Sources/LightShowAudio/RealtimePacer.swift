@@ -1,4 +1,5 @@
 import LightShowCore
+import LightShowSystem
 
 /// Releases audio no faster than the wall clock: frame N is due N / rate seconds after the first.
 struct RealtimePacer {

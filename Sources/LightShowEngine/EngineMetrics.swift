@@ -1,4 +1,3 @@
-public import LightShowCore
 import Synchronization
 
 /// What the engines of a long run count, kept across them (a daemon builds a new engine each time its input opens

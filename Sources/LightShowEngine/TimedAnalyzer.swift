@@ -1,4 +1,5 @@
 import LightShowCore
+import LightShowSystem
 
 /// An analyser that times its inner one for `EngineMetrics`: two clock reads per block, no allocation. A block that
 /// completes no hop (one held for the block that does) adds its time to the next hop's.

@@ -1,5 +1,6 @@
 import LightShowControl
 import LightShowCore
+import LightShowSystem
 import NIOCore
 import NIOWebSocket
 import Synchronization

@@ -1,5 +1,6 @@
 import LightShowControl
 import LightShowCore
+import LightShowSystem
 import NIOCore
 
 /// One WebSocket viewer's end of `FrameBroadcaster`, in its connection's pipeline just before the frame encoder, so

@@ -1,5 +1,6 @@
 import LightShowControl
 import LightShowCore
+import LightShowSystem
 import Logging
 import Synchronization
 

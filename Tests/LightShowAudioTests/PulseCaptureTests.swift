@@ -1,6 +1,7 @@
 import Foundation
 import LightShowAudio
 import LightShowCore
+import LightShowSystem
 import Testing
 import TestSupport
 

@@ -1,6 +1,7 @@
 import Foundation
 import LightShowAudio
 import LightShowCore
+import LightShowSystem
 import Synchronization
 import Testing
 import TestSupport

@@ -1,5 +1,6 @@
 import LightShowControl
 import LightShowCore
+import LightShowEngine
 import LightShowLights
 import Testing
 import TestSupport

@@ -1,5 +1,6 @@
 import Glibc
 import LightShowCore
+import LightShowSystem
 @testable import LightShowTerminal
 import Testing
 

@@ -1,4 +1,5 @@
 import LightShowCore
+import LightShowSystem
 import Logging
 
 extension PulseCaptureLoop {

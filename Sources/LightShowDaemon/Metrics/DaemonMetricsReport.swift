@@ -1,5 +1,6 @@
 public import LightShowControl
 public import LightShowCore
+public import LightShowEngine
 public import LightShowLights
 
 /// The daemon's metrics at one moment, and their Prometheus text (README "Metrics" lists them). Built from what

@@ -1,4 +1,5 @@
 import LightShowCore
+import LightShowSystem
 import Logging
 
 /// One connection's worth of following MPRIS players: finds them (`ListNames`, then `NameOwnerChanged`), reads

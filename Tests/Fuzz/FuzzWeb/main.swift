@@ -1,5 +1,6 @@
 import FuzzDriver
-@testable import LightShowControl
+import LightShowControl
+@testable import LightShowWeb
 
 // What the web server decides from a request before any I/O: the route for the method and target, Host, Origin,
 // the token (header or query) and the fps query; then the body as a command's arguments. The input is split on
