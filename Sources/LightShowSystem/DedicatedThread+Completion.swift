@@ -1,4 +1,4 @@
-public import LightShowCore
+import LightShowCore
 
 extension DedicatedThread {
     /// Runs `body` on a new thread named `name` and waits for it to finish, cancelled or not, without holding a
