@@ -29,10 +29,12 @@ public struct ConnectedRecordSession: Sendable {
         while subscription.latestFrame == nil, subscription.endReason == nil, clock.now < firstDeadline {
             try? await Task.sleep(for: .milliseconds(10))
         }
-        // The daemon's scene (colours, gradient, proportions) when it sent one; this config's otherwise.
-        let output = try plan.makeOutput(
-            style: subscription.latestScene ?? Scene.Style(plan.configuration), audioFormat: nil
-        )
+        // The daemon's scene (colours, gradient, proportions) when it sent one; this config's otherwise. The
+        // directory and its files are made on a thread of their own.
+        let style = subscription.latestScene ?? Scene.Style(plan.configuration)
+        let output = try await DedicatedThread.complete(name: "ls-record-open") { [plan] in
+            try plan.makeOutput(style: style, audioFormat: nil)
+        }
         let start = clock.now
         var index = 0
         var failure: (any Error)?
