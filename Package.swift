@@ -224,7 +224,7 @@ let package = Package(
             ]
         ),
         // Runs the built `lightshow` executable end to end.
-        .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "LightShowControl", "LightShowMQTT", "LightShowSystem"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "LightShowControl", "LightShowMQTT", "LightShowSystem", "LightShowWeb"]),
     ] + fuzzTargets
 )
 

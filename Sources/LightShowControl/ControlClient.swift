@@ -3,9 +3,12 @@ import Glibc
 #endif
 
 public import LightShowSystem
-import LightShowCore
-/// A blocking client of the control socket, for `lightshow ctl`, viewers and tests: one request line out,
-/// reply lines back, with a timeout on every wait and on a whole request.
+public import LightShowCore
+
+/// The one client of the control socket, blocking (run it on a thread of its own): `request` sends a command and
+/// waits for its reply, `subscribe` makes the handshake and turns the connection into a stream of events. `ctl`,
+/// the viewers (`watch --connect`, `record --connect`) and the web server's relay and forwarder all use it. A
+/// timeout bounds every wait and a whole request.
 public final class ControlClient {
     public let path: String
     private let fd: Int32
@@ -19,7 +22,7 @@ public final class ControlClient {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw SystemCallError("socket") }
         Self.setTimeout(fd, timeoutSeconds)
-        guard address.withSockaddr({ connect(fd, $0, $1) }) == 0 else {
+        guard address.withSockaddr({ Glibc.connect(fd, $0, $1) }) == 0 else {
             let error = SystemCallError("connect \(path)")
             close(fd)
             throw error
@@ -30,6 +33,51 @@ public final class ControlClient {
     }
 
     deinit { close(fd) }
+
+    /// Connects to the daemon at `path`, turning a failure into a message for people: 66 when no daemon listens
+    /// there, 74 for any other failure.
+    public static func connect(to path: String, timeoutSeconds: Double) throws(LightShowError) -> ControlClient {
+        do {
+            return try ControlClient(path: path, timeoutSeconds: timeoutSeconds)
+        } catch {
+            if error.code == ENOENT || error.code == ECONNREFUSED {
+                throw LightShowError(
+                    "no lightshow daemon is listening on \(path) (\(error)); start one with `lightshow daemon`", exitStatus: .noInput
+                )
+            }
+            throw LightShowError("cannot reach the daemon at \(path): \(error)", exitStatus: .ioError)
+        }
+    }
+
+    /// The `subscribe` handshake: asks for events at `fps` (nil: the daemon's default) and checks the answer,
+    /// including the daemon's protocol version; from then on the connection carries events, read from the stream
+    /// returned (which owns this client). A refusal is 65, anything else 74, each naming the socket.
+    public func subscribe(fps: Double?) throws(LightShowError) -> ControlEventStream {
+        let failure = { (detail: String, status: ExitStatus) in
+            LightShowError("subscribe to \(self.path): \(SafeText.sanitized(detail, limit: 300))", exitStatus: status)
+        }
+        let reply: JSONValue
+        do {
+            reply = try request(ControlCommand.subscribe.rawValue, arguments: fps.map { ["fps": .number($0)] } ?? [:])
+        } catch {
+            throw failure("\(error)", .ioError)
+        }
+        switch ControlReply(reply: reply) {
+        case .failure(let message):
+            throw failure(message, .dataError)
+        case .success(let result):
+            let version = result["protocol"] ?? .number(1)
+            guard version == .number(Double(ControlRequest.protocolVersion)) else {
+                throw failure(
+                    "the daemon speaks control protocol \(version), this lightshow speaks \(ControlRequest.protocolVersion)"
+                        + " (restart the daemon after an upgrade)",
+                    .ioError
+                )
+            }
+        }
+        setTimeout(nil)
+        return ControlEventStream(self)
+    }
 
     /// Longest line accepted from the daemon (a scene event is a few KiB).
     public static let maximumLineBytes = 1 << 20

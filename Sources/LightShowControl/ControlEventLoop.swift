@@ -198,7 +198,7 @@ final class ControlEventLoop<Handler: ControlCommandHandler> {
             subscribe(connection, request, now: now)
         case .success(let request):
             connection.inFlight = true
-            server.submit(request, connection: connection.id)
+            server.submit(request, connection: connection.id, from: connection.isChild ? .child : .local)
         }
     }
 
@@ -215,7 +215,9 @@ final class ControlEventLoop<Handler: ControlCommandHandler> {
         var pacer = connection.subscription ?? ShowEventPacer(framesPerSecond: fps, now: now)
         pacer.setRate(framesPerSecond: fps, now: now)
         connection.subscription = pacer
-        connection.enqueue(request.replyLine(.success(["fps": .number(fps)])))
+        connection.enqueue(request.replyLine(.success([
+            "fps": .number(fps), "protocol": .number(Double(ControlRequest.protocolVersion)),
+        ])))
     }
 
     // MARK: - Subscribers

@@ -37,6 +37,11 @@ struct ControlListener: Sendable {
     /// Closes the socket and removes its file if it is still ours.
     func close() {
         Glibc.close(fd)
+        removeFile()
+    }
+
+    /// Removes the socket file if it is still ours: nobody new can connect, while the socket itself stays open.
+    func removeFile() {
         var info = stat()
         if stat(path, &info) == 0, UInt64(info.st_dev) == device, UInt64(info.st_ino) == inode {
             unlink(path)

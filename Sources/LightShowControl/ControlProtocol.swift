@@ -18,12 +18,37 @@ public enum ControlCommand: String, CaseIterable, Sendable {
 public enum ControlReply: Equatable, Sendable {
     case success(JSONValue)
     case failure(String)
+
+    /// What a reply line says: `"ok":true` with its result, else its error (the whole line when it names none).
+    public init(reply: JSONValue) {
+        if reply["ok"] == true {
+            self = .success(reply["result"] ?? .null)
+        } else {
+            self = .failure(reply["error"]?.stringValue ?? "the daemon answered \(reply)")
+        }
+    }
+}
+
+/// Who sent a request, as the kernel tells it (`SO_PEERCRED`), never as the request says.
+public enum ControlPeer: Sendable, Equatable {
+    /// A local client: `lightshow ctl`, a viewer, a script.
+    case local
+    /// A child process of the server's own (the daemon's web server, on behalf of its clients).
+    case child
 }
 
 /// Carries out control commands; the engine implements it. Called off the socket thread, one request per
 /// connection at a time. `subscribe` never reaches the handler: the server streams frames itself.
 public protocol ControlCommandHandler: Sendable {
     func handle(_ command: ControlCommand, arguments: JSONObject) async -> ControlReply
+    /// A request from the control socket, with who connected it; by default the same as any other.
+    func handle(_ command: ControlCommand, arguments: JSONObject, from peer: ControlPeer) async -> ControlReply
+}
+
+extension ControlCommandHandler {
+    public func handle(_ command: ControlCommand, arguments: JSONObject, from peer: ControlPeer) async -> ControlReply {
+        await handle(command, arguments: arguments)
+    }
 }
 
 /// One parsed request line: `{"id":1,"cmd":"status", …arguments}`.
@@ -48,10 +73,10 @@ public struct ControlRequest: Equatable, Sendable {
 
     static let commandList = ControlCommand.allCases.map(\.rawValue).joined(separator: ", ")
 
-    /// The member that says who a request comes on behalf of, for the daemon's log (`"from":"web"`: the web
-    /// server's clients). Only ever compared against the names here.
-    public static let originKey = "from"
-    public static let webOrigin = "web"
+    /// The version of this protocol, in the reply to `subscribe` (`"protocol":1`): a viewer that meets another
+    /// daemon (one started before an upgrade) says so instead of misreading its events. A daemon that names none
+    /// speaks version 1.
+    public static let protocolVersion = 1
 
     /// Parses one line (without its newline).
     public static func parse(_ line: [UInt8]) -> Result<ControlRequest, Invalid> {

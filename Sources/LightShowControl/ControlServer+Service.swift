@@ -7,5 +7,6 @@ extension ControlServer: Service {
         start()
         try? await gracefulShutdown()
         shutdown()
+        await stopped()
     }
 }

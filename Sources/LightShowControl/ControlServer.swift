@@ -51,8 +51,8 @@ public final class ControlServer<Handler: ControlCommandHandler>: Sendable {
     /// Wakes the poll loop.
     let wakeup: WakeSignal
     let inbox = Mutex(Inbox())
-    /// Signalled when the loop has ended (and stays so, for every caller of `shutdown`).
-    let finished: WakeSignal
+    /// Whether the loop has ended (or never ran), and who waits for it to end.
+    private let ending = Mutex<(ended: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
     /// The newest scene and frame, shared with the daemon's other viewers (the web's).
     public let events: ShowEventBoard
     /// This server's listener on `events` while it runs (0: none).
@@ -65,7 +65,6 @@ public final class ControlServer<Handler: ControlCommandHandler>: Sendable {
     ) throws(SystemCallError) {
         let wakeup = try WakeSignal()
         self.wakeup = wakeup
-        finished = try WakeSignal()
         listener = try ControlListener(path: path)
         self.path = path
         self.handler = handler
@@ -86,25 +85,43 @@ public final class ControlServer<Handler: ControlCommandHandler>: Sendable {
         do {
             try DedicatedThread.start(name: "ls-control") { [self] in
                 ControlEventLoop(server: self).run()
-                finished.signal()
+                loopEnded()
             }
         } catch {
-            // No thread, no loop: shutdown must not wait for one.
+            // No thread, no loop: nobody must wait for one.
             inbox.withLock { $0.loopStarted = false }
         }
     }
 
-    /// Stops serving, closes every client, removes the socket file, and waits for the loop to end.
+    /// Stops serving: the socket file goes at once (no new client can connect), and the loop closes every client
+    /// and ends on its thread soon after. Never waits, so async code may call it; `stopped()` waits for the end.
     /// Safe to call more than once and from several threads.
     public func shutdown() {
         let loopStarted = inbox.withLock { inbox in
             if inbox.state == .running || inbox.state == .created { inbox.state = .stopping }
             return inbox.loopStarted
         }
+        listener.removeFile()
         if loopStarted {
             wake()
-            while !finished.wait(for: .seconds(3600)) {}
+        } else {
+            loopEnded()
         }
+    }
+
+    /// Waits, suspended, until the loop has ended and every client is closed (at once if it never ran).
+    public func stopped() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ended = ending.withLock { ending in
+                if !ending.ended { ending.waiters.append(continuation) }
+                return ending.ended
+            }
+            if ended { continuation.resume() }
+        }
+    }
+
+    /// After the loop (or instead of one): the listener closes once, and whoever waits for the end hears of it.
+    private func loopEnded() {
         let closeNow = inbox.withLock { inbox in
             guard inbox.state != .stopped else { return false }
             inbox.state = .stopped
@@ -112,6 +129,12 @@ public final class ControlServer<Handler: ControlCommandHandler>: Sendable {
         }
         if closeNow { listener.close() }
         events.stopListening(eventListener.exchange(0, ordering: .relaxed))
+        let waiters = ending.withLock { ending in
+            ending.ended = true
+            defer { ending.waiters.removeAll() }
+            return ending.waiters
+        }
+        for waiter in waiters { waiter.resume() }
     }
 
     deinit {
@@ -156,9 +179,9 @@ public final class ControlServer<Handler: ControlCommandHandler>: Sendable {
     }
 
     /// Runs a request on the handler off the loop thread and posts the reply back.
-    func submit(_ request: ControlRequest, connection: UInt64) {
+    func submit(_ request: ControlRequest, connection: UInt64, from peer: ControlPeer) {
         Task { [self] in
-            let reply = await handler.handle(request.command, arguments: request.arguments)
+            let reply = await handler.handle(request.command, arguments: request.arguments, from: peer)
             inbox.withLock { $0.replies.append((connection, request.replyLine(reply))) }
             wake()
         }

@@ -2,64 +2,45 @@ public import LightShowCore
 import LightShowSystem
 import Synchronization
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// A viewer attached to a running daemon (`watch --connect`, `record --connect`): the `subscribe` stream read on a
-/// thread of its own, the newest frame kept for whoever draws, and the user's commands sent on connections of
-/// their own so a key never waits behind the stream.
+/// thread of its own, the newest frame kept for whoever draws, and the user's commands sent in the background on a
+/// connection of their own so a key never waits behind the stream.
 public final class ShowSubscription: Sendable {
     public let path: String
     private let latest = Mutex<ShowFrame?>(nil)
     private let scene = Mutex<Scene.Style?>(nil)
     /// Why the stream ended (the daemon stopped, the socket broke); nil while it runs.
     private let ending = Mutex<String?>(nil)
-    /// The stream's client: read only by the reader thread; other threads only `disconnect()` it (a shutdown(2)).
-    private final class Stream: @unchecked Sendable {
-        let client: ControlClient
-        init(_ client: ControlClient) { self.client = client }
-    }
-    private let stream: Stream
-    /// A request for the daemon: a command and its arguments.
-    private struct Request: Sendable {
-        var command: String
-        var arguments: JSONObject
-    }
-    /// Requests waiting to go out, and whether a sender thread is running.
-    private let outbox = Mutex<(queue: [Request], busy: Bool)>(([], false))
+    private let stream: ControlEventStream
+    /// The user's commands; a burst (a knob held down) keeps the newest few.
+    private let commands: ControlRequestQueue
     /// Called on the reader thread after each new frame and when the stream ends.
     private let onUpdate: @Sendable () -> Void
 
-    /// Connects to the daemon at `path` and subscribes at `framesPerSecond`; `onUpdate` hears of each new frame
-    /// and of the stream's end. Throws a `UserFacingError` (66 when no daemon listens there, 74 for other failures).
-    public init(path: String, framesPerSecond: Double, onUpdate: @escaping @Sendable () -> Void = {}) throws {
+    /// Connects to the daemon at `path` and subscribes at `framesPerSecond`, blocking for the handshake (up to
+    /// 5 s); `onUpdate` hears of each new frame and of the stream's end. Throws a message naming the socket (66
+    /// when no daemon listens there).
+    public init(path: String, framesPerSecond: Double, onUpdate: @escaping @Sendable () -> Void = {}) throws(LightShowError) {
         self.path = path
         self.onUpdate = onUpdate
-        let client = try Self.connect(path)
-        let reply: JSONValue
-        do {
-            reply = try client.request("subscribe", arguments: ["fps": .number(framesPerSecond)])
+        stream = try ControlClient.connect(to: path, timeoutSeconds: 5).subscribe(fps: framesPerSecond)
+        do throws(LightShowError) {
+            commands = try ControlRequestQueue(
+                path: path, connections: 1, capacity: 16, overflow: .dropOldest, timeoutSeconds: 5, name: "ls-command"
+            )
+            try DedicatedThread.start(name: "ls-subscribe") { [self] in readStream() }
         } catch {
-            throw LightShowError("subscribe to \(path): \(error)", exitStatus: .ioError)
+            stream.close()
+            throw error
         }
-        guard reply["ok"] == true else {
-            throw LightShowError("subscribe to \(path): \(reply["error"]?.stringValue ?? "\(reply)")", exitStatus: .ioError)
-        }
-        client.setTimeout(nil)
-        stream = Stream(client)
-        try DedicatedThread.start(name: "ls-subscribe") { [self] in readStream(stream.client) }
     }
 
-    /// Opens a connection, turning the failure into a message for people.
-    static func connect(_ path: String) throws(LightShowError) -> ControlClient {
-        do {
-            return try ControlClient(path: path, timeoutSeconds: 5)
-        } catch {
-            if error.code == ENOENT || error.code == ECONNREFUSED {
-                throw LightShowError("no lightshow daemon is listening on \(path) (\(error)); start one with `lightshow daemon`", exitStatus: .noInput)
-            }
-            throw LightShowError("cannot reach the daemon at \(path): \(error)", exitStatus: .ioError)
+    /// The same from async code: the handshake waits on a thread of its own, never on the cooperative pool.
+    public static func open(
+        path: String, framesPerSecond: Double, onUpdate: @escaping @Sendable () -> Void = {}
+    ) async throws(LightShowError) -> ShowSubscription {
+        try await DedicatedThread.run(name: "ls-connect") { () throws(LightShowError) in
+            try ShowSubscription(path: path, framesPerSecond: framesPerSecond, onUpdate: onUpdate)
         }
     }
 
@@ -72,57 +53,31 @@ public final class ShowSubscription: Sendable {
     /// The daemon's scene (colours, gradient, proportions, band ranges), or nil before its first scene event.
     public var latestScene: Scene.Style? { scene.withLock { $0 } }
 
-    /// Sends play/pause/toggle/stop to the daemon in the background, in order; never blocks the caller.
+    /// Sends play/pause/toggle/stop to the daemon in the background, in order; never blocks the caller. A failure
+    /// shows on screen as a state that didn't change; the stream's end explains why.
     public func send(_ command: UserCommand) {
-        enqueue(Request(command: command.rawValue, arguments: [:]))
+        guard let command = ControlCommand(rawValue: command.rawValue) else { return }
+        commands.submit(command)
     }
 
     /// Asks the daemon to set `band`'s range (it validates and clamps it as its config would, and tells every
     /// viewer); in the background, in order with the other commands.
     public func setBand(_ band: Band, range: FrequencyRange) {
-        enqueue(Request(command: "set-band", arguments: [
+        commands.submit(.setBand, arguments: [
             "band": .string(band.rawValue), "lower": .number(range.lower), "upper": .number(range.upper),
-        ]))
+        ])
     }
 
-    private func enqueue(_ request: Request) {
-        let start = outbox.withLock { outbox in
-            // A burst (a knob held down) keeps the newest few.
-            if outbox.queue.count >= 16 { outbox.queue.removeFirst() }
-            outbox.queue.append(request)
-            defer { outbox.busy = true }
-            return !outbox.busy
-        }
-        guard start else { return }
-        do {
-            try DedicatedThread.start(name: "ls-command") { [self] in sendQueued() }
-        } catch {
-            outbox.withLock { $0 = ([], false) }
-        }
-    }
-
-    /// Closes the stream; the reader thread ends.
+    /// Closes the stream; the reader thread ends, and so does the commands' thread once it has sent what waits.
     public func close() {
-        stream.client.disconnect()
+        stream.close()
+        commands.finish()
     }
 
-    private func sendQueued() {
-        while let next = outbox.withLock({ outbox -> Request? in
-            guard !outbox.queue.isEmpty else {
-                outbox.busy = false
-                return nil
-            }
-            return outbox.queue.removeFirst()
-        }) {
-            // A failure shows on screen as a state that didn't change; the stream's end explains why.
-            _ = try? Self.connect(path).request(next.command, arguments: next.arguments)
-        }
-    }
-
-    private func readStream(_ client: ControlClient) {
+    private func readStream() {
         let reason: String
         do {
-            while let event = try client.readJSON() {
+            while let event = try stream.nextEvent() {
                 if let frame = ShowFrameEvent.decode(event) {
                     latest.withLock { $0 = frame }
                     onUpdate()

@@ -1,6 +1,7 @@
 import LightShowCore
 import LightShowControl
 import LightShowRender
+import LightShowSystem
 
 /// `lightshow record --connect`: PNG frames of what a running daemon streams, at exactly `framesPerSecond` on the
 /// wall clock (each frame shows the newest levels the daemon sent), with `frames.jsonl` beside them. There is no
@@ -19,7 +20,7 @@ public struct ConnectedRecordSession: Sendable {
     /// ends the recording with exit 74 after the frames so far are settled.
     public func run() async throws -> RecordSession.Summary {
         let framesPerSecond = plan.framesPerSecond
-        let subscription = try ShowSubscription(path: socketPath, framesPerSecond: framesPerSecond)
+        let subscription = try await ShowSubscription.open(path: socketPath, framesPerSecond: framesPerSecond)
         defer { subscription.close() }
         let total = plan.duration.map { Int(saturating: ($0 * framesPerSecond).rounded()) }
         let clock = ContinuousClock()
@@ -28,10 +29,12 @@ public struct ConnectedRecordSession: Sendable {
         while subscription.latestFrame == nil, subscription.endReason == nil, clock.now < firstDeadline {
             try? await Task.sleep(for: .milliseconds(10))
         }
-        // The daemon's scene (colours, gradient, proportions) when it sent one; this config's otherwise.
-        let output = try plan.makeOutput(
-            style: subscription.latestScene ?? Scene.Style(plan.configuration), audioFormat: nil
-        )
+        // The daemon's scene (colours, gradient, proportions) when it sent one; this config's otherwise. The
+        // directory and its files are made on a thread of their own.
+        let style = subscription.latestScene ?? Scene.Style(plan.configuration)
+        let output = try await DedicatedThread.complete(name: "ls-record-open") { [plan] in
+            try plan.makeOutput(style: style, audioFormat: nil)
+        }
         let start = clock.now
         var index = 0
         var failure: (any Error)?
@@ -58,6 +61,9 @@ public struct ConnectedRecordSession: Sendable {
             }
             index += 1
         }
-        return try output.finish(after: failure, seconds: Double(index) / framesPerSecond)
+        // The encoders' threads are joined and the files synced on a thread of their own, cancelled or not.
+        return try await DedicatedThread.complete(name: "ls-record-end") { [failure, index] in
+            try output.finish(after: failure, seconds: Double(index) / framesPerSecond)
+        }
     }
 }

@@ -3,6 +3,7 @@ import LightShowAudio
 import LightShowEngine
 import LightShowNowPlaying
 import LightShowRender
+import LightShowSystem
 
 /// `lightshow record`: the show engine with a `FrameRecorder` as its sink → PNG frames at exactly `fps`,
 /// `frames.jsonl` (with each frame's real state) and `audio.wav`. A file renders offline as fast as the encoders
@@ -30,23 +31,26 @@ public struct RecordSession: Sendable {
         let input = configuration.input.source
         // Files, and the demo when it has a length, render offline; everything else is recorded as it arrives.
         let offline = !input.isLive || (input == .demo && plan.duration != nil)
-        let source = try AudioSources.open(
-            input, pcmFormat: configuration.input.pcmFormat, pacing: offline ? .offline : .natural, duration: plan.duration
-        )
-        let player = try NowPlayingSources.make(configuration)
-        let output = try plan.makeOutput(
-            style: Scene.Style(configuration), audioFormat: (source.sampleRate, source.channels)
-        )
-        let recorder = try FrameRecorder(
-            output: output, framesPerSecond: plan.framesPerSecond, sampleRate: source.sampleRate, live: source.isLive
-        )
+        // Opening blocks (a sound server is waited for, files are made): on a thread of its own, never the pool's.
+        let (source, player, output, recorder) = try await DedicatedThread.complete(name: "ls-open") { [plan] in
+            let source = try AudioSources.open(
+                input, pcmFormat: configuration.input.pcmFormat, pacing: offline ? .offline : .natural, duration: plan.duration
+            )
+            let player = try NowPlayingSources.make(configuration)
+            let output = try plan.makeOutput(
+                style: Scene.Style(configuration), audioFormat: (source.sampleRate, source.channels)
+            )
+            let recorder = try FrameRecorder(
+                output: output, framesPerSecond: plan.framesPerSecond, sampleRate: source.sampleRate, live: source.isLive
+            )
+            return (source, player, output, recorder)
+        }
         let engine = ShowEngine(
             source: source, configuration: configuration,
             options: .init(framesPerSecond: plan.framesPerSecond, audioLimitSeconds: plan.duration, fadeOutTail: true),
             player: player
         )
         var failure: (any Error)?
-        var seconds = 0.0
         do {
             try await engine.run([recorder])
         } catch is CancellationError {
@@ -54,11 +58,16 @@ public struct RecordSession: Sendable {
         } catch {
             failure = error
         }
-        do {
-            seconds = try recorder.finish()
-        } catch {
-            if failure == nil { failure = error }
+        // The writer's threads are joined and the files synced on a thread of their own, cancelled or not.
+        return try await DedicatedThread.complete(name: "ls-record-end") { [failure] in
+            var failure = failure
+            var seconds = 0.0
+            do {
+                seconds = try recorder.finish()
+            } catch {
+                if failure == nil { failure = error }
+            }
+            return try output.finish(after: failure, seconds: seconds)
         }
-        return try output.finish(after: failure, seconds: seconds)
     }
 }

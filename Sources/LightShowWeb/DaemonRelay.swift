@@ -11,14 +11,10 @@ public final class DaemonRelay: Sendable {
     public let path: String
     private let framesPerSecond: Double
     private let onProblem: @Sendable (String) -> Void
-    private final class Stream: @unchecked Sendable {
-        let client: ControlClient
-        init(_ client: ControlClient) { self.client = client }
-    }
     private struct State {
         var wanted = false
         /// The stream being read; only the reader thread sets it, `want(false)` takes it to end it.
-        var stream: Stream?
+        var stream: ControlEventStream?
         /// The stream was ended here, not by the daemon.
         var endedHere = false
     }
@@ -37,13 +33,13 @@ public final class DaemonRelay: Sendable {
 
     /// Subscribes while `watching`, unsubscribes when not.
     public func want(_ watching: Bool) {
-        let stream = state.withLock { state -> Stream? in
+        let stream = state.withLock { state -> ControlEventStream? in
             state.wanted = watching
             guard !watching, let stream = state.stream.take() else { return nil }
             state.endedHere = true
             return stream
         }
-        stream?.client.disconnect()
+        stream?.close()
         _ = bell.tryPush(())
     }
 
@@ -64,7 +60,7 @@ public final class DaemonRelay: Sendable {
             retry = nil
             guard state.withLock({ $0.wanted }) else { continue }
             do throws(LightShowError) {
-                let stream = try subscribe()
+                let stream = try ControlClient.connect(to: path, timeoutSeconds: 5).subscribe(fps: framesPerSecond)
                 let registered = state.withLock { state -> Bool in
                     guard state.wanted else { return false }
                     state.stream = stream
@@ -72,10 +68,10 @@ public final class DaemonRelay: Sendable {
                     return true
                 }
                 guard registered else {
-                    stream.client.disconnect()
+                    stream.close()
                     continue
                 }
-                let reason = Self.relay(stream.client, to: events)
+                let reason = Self.relay(stream, to: events)
                 let endedHere = state.withLock { state in
                     defer {
                         state.endedHere = false
@@ -96,28 +92,12 @@ public final class DaemonRelay: Sendable {
         }
     }
 
-    private func subscribe() throws(LightShowError) -> Stream {
-        let client: ControlClient
-        let reply: JSONValue
-        do {
-            client = try ControlClient(path: path, timeoutSeconds: 5)
-            reply = try client.request(ControlCommand.subscribe.rawValue, arguments: ["fps": .number(framesPerSecond)])
-        } catch {
-            throw LightShowError("subscribe to \(path): \(error)", exitStatus: .ioError)
-        }
-        guard reply["ok"] == true else {
-            throw LightShowError("subscribe to \(path): \(reply["error"]?.stringValue ?? "\(reply)")", exitStatus: .ioError)
-        }
-        client.setTimeout(nil)
-        return Stream(client)
-    }
-
     /// Posts every event line until the stream ends; returns why it ended.
-    private static func relay(_ client: ControlClient, to events: ShowEventBoard) -> String {
+    private static func relay(_ stream: ControlEventStream, to events: ShowEventBoard) -> String {
         let frame = Array(#"{"event":"\#(ShowFrameEvent.name)""#.utf8)
         let scene = Array(#"{"event":"\#(ShowSceneEvent.name)""#.utf8)
         do {
-            while var line = try client.readLine() {
+            while var line = try stream.nextLine() {
                 // The daemon writes "event" first, which spares parsing 60 lines a second; anything else is parsed.
                 let change: ShowEventBoard.Change
                 if line.starts(with: frame) {

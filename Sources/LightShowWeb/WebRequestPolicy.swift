@@ -119,17 +119,9 @@ public struct WebRequestPolicy: Sendable {
     }
 
     /// A command's arguments from a request body: a JSON object (empty body = `{}`), parsed as the control socket
-    /// parses its lines; the command itself is in the path. They say they come from the web (`"from":"web"`,
-    /// whatever the body said), for the daemon's log.
+    /// parses its lines; the command itself is in the path. That they come from the web the daemon knows from
+    /// the connection they arrive on, not from anything in them.
     public static func arguments(fromBody body: [UInt8]) -> Result<JSONObject, WebRejection> {
-        bodyArguments(body).map { arguments in
-            var arguments = arguments
-            arguments[ControlRequest.originKey] = .string(ControlRequest.webOrigin)
-            return arguments
-        }
-    }
-
-    private static func bodyArguments(_ body: [UInt8]) -> Result<JSONObject, WebRejection> {
         guard body.contains(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else { return .success([:]) }
         let value: JSONValue
         do {

@@ -9,9 +9,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-#if canImport(Glibc)
-import Glibc
-#endif
 
 extension ControlCommand: ExpressibleByArgument {}
 
@@ -68,70 +65,70 @@ struct CtlCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingUserErrors {
-            let path = try socketPath()
-            let client = try connect(path)
-            var arguments: JSONObject = [:]
-            if let fps { arguments["fps"] = .number(fps) }
-            let reply = try ask(client, arguments: arguments, path: path)
-            guard reply["ok"] == true else {
-                if json { print(Self.safe(reply.description)) }
-                let message = Self.safe(reply["error"]?.stringValue ?? "\(reply)")
-                let status: ExitStatus = command == .reload ? .config : .dataError
-                throw LightShowError("\(command.rawValue): \(message)", exitStatus: status)
-            }
-            if command == .subscribe {
-                try stream(client, path: path)
-            } else if json {
-                print(Self.safe(reply.description))
-            } else if command == .metrics, let text = reply["result"]?["text"]?.stringValue {
-                print(Self.safe(text), terminator: "")
-            } else if command == .status, let status = reply["result"], case .object = status {
-                for line in StatusSummary.lines(status) { print(Self.safe(line)) }
-            } else {
-                for line in Self.describe(reply["result"] ?? .null) { print(Self.safe(line)) }
-            }
+            let exchange = Exchange(
+                path: try global.controlSocketPath(explicit: socket), command: command, fps: fps, json: json,
+                timeoutSeconds: DurationText.seconds(parsing: timeout) ?? 10
+            )
+            // The client blocks: it waits on a thread of its own, never on the cooperative pool.
+            try await DedicatedThread.run(name: "ls-ctl") { () throws(LightShowError) in try exchange.run() }
         }
     }
 
-    private func socketPath() throws -> String {
-        try global.controlSocketPath(explicit: socket)
-    }
+    /// One command and what ctl prints of its answer.
+    private struct Exchange: Sendable {
+        let path: String
+        let command: ControlCommand
+        let fps: Double?
+        let json: Bool
+        let timeoutSeconds: Double
 
-    private func connect(_ path: String) throws -> ControlClient {
-        do {
-            return try ControlClient(path: path, timeoutSeconds: DurationText.seconds(parsing: timeout) ?? 10)
-        } catch {
-            if error.code == ENOENT || error.code == ECONNREFUSED {
-                throw LightShowError("no lightshow daemon is listening on \(path) (\(error))", exitStatus: .noInput)
-            }
-            throw LightShowError("cannot reach the daemon: \(error)", exitStatus: .ioError)
-        }
-    }
-
-    private func ask(_ client: ControlClient, arguments: JSONObject, path: String) throws -> JSONValue {
-        do {
-            return try client.request(command.rawValue, arguments: arguments)
-        } catch {
-            throw LightShowError("\(command.rawValue): \(error)", exitStatus: .ioError)
-        }
-    }
-
-    /// Copies the event stream to stdout, a line at a time, until the daemon or the reader closes it.
-    private func stream(_ client: ControlClient, path: String) throws {
-        client.setTimeout(nil)
-        let output = StandardOutputWriter(immediate: true)
-        while !output.isClosed {
-            let line: [UInt8]?
+        func run() throws(LightShowError) {
+            let client = try ControlClient.connect(to: path, timeoutSeconds: timeoutSeconds)
+            if command == .subscribe { return try copy(client.subscribe(fps: fps)) }
+            let reply: JSONValue
             do {
-                line = try client.readLine()
+                reply = try client.request(command.rawValue)
             } catch {
-                throw LightShowError("subscribe: \(error)", exitStatus: .ioError)
+                throw LightShowError("\(command.rawValue): \(error)", exitStatus: .ioError)
             }
-            guard let line else { return }
-            // Unbuffered: a reader on a pipe sees each event as it comes.
-            output.buffer += Array(Self.safe(String(decoding: line, as: UTF8.self)).utf8)
-            output.buffer.append(UInt8(ascii: "\n"))
-            try output.frameDone()
+            switch ControlReply(reply: reply) {
+            case .failure(let message):
+                if json { print(CtlCommand.safe(reply.description)) }
+                let status: ExitStatus = command == .reload ? .config : .dataError
+                throw LightShowError("\(command.rawValue): \(CtlCommand.safe(message))", exitStatus: status)
+            case .success(let result):
+                if json {
+                    print(CtlCommand.safe(reply.description))
+                } else if command == .metrics, let text = result["text"]?.stringValue {
+                    print(CtlCommand.safe(text), terminator: "")
+                } else if command == .status, case .object = result {
+                    for line in StatusSummary.lines(result) { print(CtlCommand.safe(line)) }
+                } else {
+                    for line in CtlCommand.describe(result) { print(CtlCommand.safe(line)) }
+                }
+            }
+        }
+
+        /// Copies the event stream to stdout, a line at a time, until the daemon or the reader closes it.
+        private func copy(_ stream: ControlEventStream) throws(LightShowError) {
+            let output = StandardOutputWriter(immediate: true)
+            while !output.isClosed {
+                let line: [UInt8]?
+                do {
+                    line = try stream.nextLine()
+                } catch {
+                    throw LightShowError("subscribe: \(error)", exitStatus: .ioError)
+                }
+                guard let line else { return }
+                // Unbuffered: a reader on a pipe sees each event as it comes.
+                output.buffer += Array(CtlCommand.safe(String(decoding: line, as: UTF8.self)).utf8)
+                output.buffer.append(UInt8(ascii: "\n"))
+                do {
+                    try output.frameDone()
+                } catch {
+                    throw LightShowError("standard output: \(error)", exitStatus: .ioError)
+                }
+            }
         }
     }
 

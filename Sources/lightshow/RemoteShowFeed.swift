@@ -8,11 +8,16 @@ final class RemoteShowFeed: ShowFeed {
     let subscription: ShowSubscription
     let frames: Announcer
 
-    /// Subscribes to the daemon at `path`.
-    init(path: String, framesPerSecond: Double) throws {
-        let frames = Announcer()
-        subscription = try ShowSubscription(path: path, framesPerSecond: framesPerSecond) { frames.announce() }
+    private init(subscription: ShowSubscription, frames: Announcer) {
+        self.subscription = subscription
         self.frames = frames
+    }
+
+    /// Subscribes to the daemon at `path` (the handshake waits off the cooperative pool).
+    static func attach(path: String, framesPerSecond: Double) async throws(LightShowError) -> RemoteShowFeed {
+        let frames = Announcer()
+        let subscription = try await ShowSubscription.open(path: path, framesPerSecond: framesPerSecond) { frames.announce() }
+        return RemoteShowFeed(subscription: subscription, frames: frames)
     }
 
     /// The daemon's newest frame; once the stream has ended (the daemon stopped), the show goes dark and stopped.

@@ -78,7 +78,10 @@ struct WatchCommand: AsyncParsableCommand {
         var configuration = try global.loadConfiguration()
         try source.apply(to: &configuration)
         let environment = ProcessInfo.processInfo.environment
-        let remote = try source.connect ? RemoteShowFeed(path: global.controlSocketPath(explicit: source.socket), framesPerSecond: fps) : nil
+        var remote: RemoteShowFeed?
+        if source.connect {
+            remote = try await RemoteShowFeed.attach(path: global.controlSocketPath(explicit: source.socket), framesPerSecond: fps)
+        }
         let subscription = remote?.subscription
         let session = try TerminalSession()
         let marker = HelpMarker(environment: environment)

@@ -38,6 +38,19 @@ import Glibc
         #expect(status.stdout.contains("Web:     serving http://127.0.0.1:\(web.port)/ (lightshow-web, pid \(pid))"), "\(status.stdout)")
     }
 
+    /// Who asked for a reload is told by the connection (the kernel's word that the web server is the daemon's
+    /// child), not by the request: a local client claiming to be the web is logged as `ctl reload`.
+    @Test func aLocalClientCannotPassForTheWeb() async throws {
+        let web = try WebDaemon("ls-web-reload-peer")
+        #expect(await web.started(), "\(web.daemon.log)")
+        let reply = try Self.socketReply(web.daemon, #"{"cmd":"reload","from":"web"}"#)
+        #expect(reply.contains(#""ok":true"#), "\(reply)")
+        #expect(await OffPool.until(timeout: 30) { web.daemon.log.contains("reloaded (ctl reload)") }, "\(web.daemon.log)")
+        #expect(!web.daemon.log.contains("web POST /api/reload"), "\(web.daemon.log)")
+        #expect(try web.request("POST", "/api/reload").status == 200)
+        #expect(await OffPool.until(timeout: 30) { web.daemon.log.contains("reloaded (web POST /api/reload)") }, "\(web.daemon.log)")
+    }
+
     /// The daemon still answers the API and the control socket.
     static func stillServing(_ web: WebDaemon) throws -> Bool {
         let status = try web.request("GET", "/api/status")

@@ -21,7 +21,7 @@ import TestSupport
         #expect(try await client.request("reload") == [
             "id": 6, "ok": false, "error": "f.toml:2: error: bands.bass.upper: 30000 is above the axis maximum 20000",
         ])
-        #expect(try await client.request("subscribe", arguments: ["fps": 25]) == ["id": 7, "ok": true, "result": ["fps": 25]])
+        #expect(try await client.request("subscribe", arguments: ["fps": 25]) == ["id": 7, "ok": true, "result": ["fps": 25, "protocol": 1]])
         #expect(await fixture.handler.received == [.status, .pause, .status, .toggle, .stop, .play, .reload])
     }
 
@@ -193,7 +193,7 @@ import TestSupport
         fixture.server.publishScene(["event": "scene", "n": 1])
         let subscriber = try await fixture.client()
         let other = try await fixture.client()
-        #expect(try await subscriber.request("subscribe")["result"] == ["fps": 30])
+        #expect(try await subscriber.request("subscribe")["result"] == ["fps": 30, "protocol": 1])
         #expect(await Wait.until(within: 10) { fixture.server.connectionCounts == (2, 1) })
         #expect(try await subscriber.readText() == #"{"event":"scene","n":1}"#)
         fixture.server.publishScene(["event": "scene", "n": 2])

@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 @testable import LightShowDaemon
 
-/// The reload queue with its real thread: one request at a time, newer reloads replacing waiting ones.
+/// The reload queue with its real worker: one request at a time, newer reloads replacing waiting ones.
 @Suite struct ReloadQueueTests {
     /// A queue whose requests are recorded as they start; the first one waits until `release`.
     final class Harness: Sendable {
@@ -14,7 +14,7 @@ import TestSupport
         private let gate = BoundedQueue<Bool>(capacity: 1)
 
         init() throws {
-            try queue.start { [started, gate] request in
+            queue.start { [started, gate] request in
                 let name: String
                 switch request {
                 case .reload(let caller): name = caller
@@ -26,7 +26,7 @@ import TestSupport
                     started.append(name)
                     return started.count == 1
                 }
-                if first { _ = gate.pop() }
+                if first { _ = try? await gate.next() }
                 return .success(.string(name))
             }
         }

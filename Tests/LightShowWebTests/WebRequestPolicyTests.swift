@@ -112,12 +112,11 @@ import Testing
     }
 
     @Test func bodiesAreTheCommandsArguments() throws {
-        // Every command says it comes from the web, for the daemon's log, whatever the body claims.
-        #expect(try WebRequestPolicy.arguments(fromBody: []).get() == ["from": "web"])
-        #expect(try WebRequestPolicy.arguments(fromBody: Array(" \r\n".utf8)).get() == ["from": "web"])
+        // The body as it is: who sent it the daemon knows from the connection, so nothing is added.
+        #expect(try WebRequestPolicy.arguments(fromBody: []).get() == [:])
+        #expect(try WebRequestPolicy.arguments(fromBody: Array(" \r\n".utf8)).get() == [:])
         let arguments = try WebRequestPolicy.arguments(fromBody: Array(#"{"band":"bass","lower":30,"upper":200}"#.utf8)).get()
-        #expect(arguments == ["band": "bass", "lower": 30, "upper": 200, "from": "web"])
-        #expect(try WebRequestPolicy.arguments(fromBody: Array(#"{"from":"mqtt"}"#.utf8)).get() == ["from": "web"])
+        #expect(arguments == ["band": "bass", "lower": 30, "upper": 200])
         for (body, message) in [
             ("[1]", #"body: expected a JSON object of the command's arguments, such as {"band":"bass","lower":30,"upper":200}"#),
             ("{\"band\":", "body: invalid JSON: line ends where a value was expected"),

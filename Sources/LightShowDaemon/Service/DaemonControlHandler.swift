@@ -5,14 +5,23 @@ import LightShowControl
 struct DaemonControlHandler: ControlCommandHandler {
     /// Where commands come from, so the log can say who asked for a reload.
     enum Channel: Sendable {
-        /// `lightshow ctl`, and the web server on behalf of its clients (it says so in the request).
+        /// `lightshow ctl`, viewers and scripts on the control socket.
         case controlSocket
+        /// The daemon's own web server on behalf of its clients (known by the connection's peer, a child).
+        case web
         /// Home Assistant's reload button.
         case mqtt
     }
 
     let daemon: DaemonService
     var channel = Channel.controlSocket
+
+    /// The control socket's requests: the web server's connections are told from local clients' by the kernel.
+    func handle(_ command: ControlCommand, arguments: JSONObject, from peer: ControlPeer) async -> ControlReply {
+        var handler = self
+        if peer == .child { handler.channel = .web }
+        return await handler.handle(command, arguments: arguments)
+    }
 
     func handle(_ command: ControlCommand, arguments: JSONObject) async -> ControlReply {
         switch command {
@@ -25,7 +34,7 @@ struct DaemonControlHandler: ControlCommandHandler {
             }
             return .success(["sent": .string(user.rawValue)])
         case .reload:
-            return await daemon.reload(caller: caller(arguments))
+            return await daemon.reload(caller: caller)
         case .setBand:
             return await daemon.setBand(arguments)
         case .setColor:
@@ -41,11 +50,12 @@ struct DaemonControlHandler: ControlCommandHandler {
         }
     }
 
-    /// Who asked, for the log: chosen here from what the request says, never the request's own text.
-    private func caller(_ arguments: JSONObject) -> String {
+    /// Who asked, for the log: from the channel the request came by, never from the request's text.
+    private var caller: String {
         switch channel {
         case .mqtt: "MQTT reload button"
-        case .controlSocket: arguments[ControlRequest.originKey]?.stringValue == ControlRequest.webOrigin ? "web POST /api/reload" : "ctl reload"
+        case .web: "web POST /api/reload"
+        case .controlSocket: "ctl reload"
         }
     }
 }

@@ -34,49 +34,95 @@ extension DaemonService {
         return await reloads.submit(.setBand(band, lower: edges["lower"], upper: edges["upper"]))
     }
 
-    /// Carries a request out, on the reload queue's thread.
-    func apply(_ request: ReloadQueue.Request) -> ControlReply {
+    /// Carries a request out, for the reload queue's worker: the blocking steps (reading files, the parser's child
+    /// process, the lights' host lookups) each on a thread of their own, the web server's start awaited.
+    func apply(_ request: ReloadQueue.Request) async -> ControlReply {
         switch request {
-        case .reload(let caller): reloadNow(caller: caller)
-        case .setBand(let band, let lower, let upper): setBandNow(band, lower: lower, upper: upper)
-        case .setInput(let text): setInputNow(text)
-        case .edit(let what, let change): editNow(what, change)
+        case .reload(let caller): await reloadNow(caller: caller)
+        case .setBand(let band, let lower, let upper): await offPool { [self] in setBandNow(band, lower: lower, upper: upper) }
+        case .setInput(let text): await offPool { [self] in setInputNow(text) }
+        case .edit(let what, let change): await offPool { [self] in editNow(what, change) }
         }
     }
 
-    private func reloadNow(caller: String) -> ControlReply {
+    /// `body`'s reply, from a thread of its own.
+    private func offPool(_ body: @escaping @Sendable () -> ControlReply) async -> ControlReply {
+        do throws(LightShowError) {
+            return try await onThread(body)
+        } catch {
+            return .failure(error.message)
+        }
+    }
+
+    /// `body`'s result, from a thread of its own; throws only when no thread can be had.
+    private func onThread<Value: Sendable>(_ body: @escaping @Sendable () -> Value) async throws(LightShowError) -> Value {
+        do {
+            return try await DedicatedThread.complete(name: "ls-reload", body)
+        } catch {
+            throw error as? LightShowError ?? LightShowError("reload: \(error)", exitStatus: .ioError)
+        }
+    }
+
+    private func reloadNow(caller: String) async -> ControlReply {
         let announces = isReady.load(ordering: .acquiring)
         if announces { notify { try notifier.reloading() } }
         defer { if announces { notify { try notifier.ready() } } }
-        var warnings: [String] = []
-        let new: Configuration
-        do throws(ConfigurationError) {
-            new = try configurationSource.load { warnings.append($0) }
+        let loaded: (configuration: Result<Configuration, ConfigurationError>, warnings: [String])
+        do throws(LightShowError) {
+            loaded = try await onThread { [configurationSource] in
+                var warnings: [String] = []
+                let configuration = Result { () throws(ConfigurationError) in try configurationSource.load { warnings.append($0) } }
+                if case .success(let new) = configuration, let alsa = ALSAPCMDefinition.warning(for: new.input.source) {
+                    warnings.append("input.source: \(alsa)")
+                }
+                return (configuration, warnings)
+            }
         } catch {
+            return .failure(error.message)
+        }
+        let new: Configuration
+        switch loaded.configuration {
+        case .success(let configuration):
+            new = configuration
+        case .failure(let error):
             logger.error("reload (\(caller)) failed; keeping the running configuration:\n\(error.description)")
             metrics.reloaded(ok: false)
             return .failure(error.description)
         }
-        if let alsa = ALSAPCMDefinition.warning(for: new.input.source) { warnings.append("input.source: \(alsa)") }
+        let warnings = loaded.warnings
         for warning in warnings { logger.warning("\(warning)") }
         // The web server first: a new address may be taken; then nothing changes and the old one keeps serving.
         let old = state.configuration
-        if new.web != old.web, let problem = applyWebWaiting(new.web) {
+        if new.web != old.web, let problem = await applyWeb(new.web) {
             logger.error("reload (\(caller)) failed; keeping the running configuration: \(problem)")
             metrics.reloaded(ok: false)
             return .failure(problem)
         }
         // Then the lights: they may look host names up; if they can't take the new entries, nothing changes.
+        let adopted: Result<ReloadPlan, LightShowError>
         do throws(LightShowError) {
-            try lights.reconfigure(new)
+            adopted = try await onThread { [self] in
+                do throws(LightShowError) {
+                    try lights.reconfigure(new)
+                } catch {
+                    return .failure(error)
+                }
+                configuredInput.withLock { $0 = new.input.source }
+                return .success(adopt(new))
+            }
         } catch {
-            if new.web != old.web { _ = applyWebWaiting(old.web) }
+            adopted = .failure(error)
+        }
+        let plan: ReloadPlan
+        switch adopted {
+        case .success(let adopted):
+            plan = adopted
+        case .failure(let error):
+            if new.web != old.web { _ = await applyWeb(old.web) }
             logger.error("reload (\(caller)) failed; keeping the running configuration: \(error.message)")
             metrics.reloaded(ok: false)
             return .failure(error.message)
         }
-        configuredInput.withLock { $0 = new.input.source }
-        let plan = adopt(new)
         if plan.controlWaitsForRestart {
             logger.warning("[control] changes take effect when the daemon restarts")
         }

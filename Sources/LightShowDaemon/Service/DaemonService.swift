@@ -97,7 +97,7 @@ public final class DaemonService: Service, Sendable {
 
     public func run() async throws {
         let configuration = state.configuration
-        try reloads.start { [self] in apply($0) }
+        reloads.start { [self] in await apply($0) }
         defer { reloads.stop() }
         let server: ControlServer<DaemonControlHandler>
         do {

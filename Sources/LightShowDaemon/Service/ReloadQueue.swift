@@ -3,9 +3,9 @@ import LightShowCore
 import LightShowSystem
 import Synchronization
 
-/// Changes to the running configuration (reloads, `set-band`, `set-color`, `set-brightness`, `set-input`), applied one at a time on a thread of their own: a
-/// reload blocks (the parser's child process, the lights' host lookups), and no thread of the cooperative pool may
-/// wait for it. A reload asked for while another waits to start joins it: both callers get the newer one's
+/// Changes to the running configuration (reloads, `set-band`, `set-color`, `set-brightness`, `set-input`), applied
+/// one at a time by a worker that suspends: a reload blocks (the parser's child process, the lights' host lookups)
+/// on threads of its own, and waits for the web server's start without holding any thread. A reload asked for while another waits to start joins it: both callers get the newer one's
 /// answer, so a burst of SIGHUPs costs one reload after the one under way. Callers suspend, never block; a
 /// cancelled caller (the daemon stopping) stops waiting at once, and the work under way ends on its own.
 final class ReloadQueue: Sendable {
@@ -30,12 +30,13 @@ final class ReloadQueue: Sendable {
     /// Rung when a request arrives; closed when the daemon stops.
     private let doorbell = BoundedQueue<Bool>(capacity: 1)
 
-    /// Starts the thread that carries requests out with `apply`, until `stop`.
-    func start(apply: @escaping @Sendable (Request) -> ControlReply) throws(LightShowError) {
-        try DedicatedThread.start(name: "ls-reload") { [self] in
-            while doorbell.pop() != nil {
+    /// Starts the worker that carries requests out with `apply`, one at a time, until `stop`. It suspends, never
+    /// blocks: `apply` runs its blocking steps on threads of their own.
+    func start(apply: @escaping @Sendable (Request) async -> ControlReply) {
+        Task { [self] in
+            while (try? await doorbell.next()) != nil {
                 while let next = takeNext() {
-                    let reply = apply(next.request)
+                    let reply = await apply(next.request)
                     for waiter in next.waiters { waiter.resume(reply) }
                 }
             }

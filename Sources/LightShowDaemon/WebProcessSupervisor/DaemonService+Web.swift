@@ -1,5 +1,4 @@
 import LightShowCore
-import LightShowSystem
 
 extension DaemonService {
     /// Starts `[web]` with the daemon; a listener that can't be had stops the daemon (exit 74, or 78 for the token
@@ -10,18 +9,14 @@ extension DaemonService {
 }
 
 extension DaemonService {
-    /// Applies `[web]` from the reload thread, which may block while the server starts (its start is async): nil
-    /// when done, else why not (the running server is kept).
-    func applyWebWaiting(_ settings: WebSettings) -> String? {
-        let outcome = BoundedQueue<String?>(capacity: 1)
-        Task { [self] in
-            do throws(LightShowError) {
-                try await web.apply(settings)
-                _ = outcome.push(nil)
-            } catch {
-                _ = outcome.push(error.message)
-            }
+    /// Applies `[web]` for a reload, suspended while the server starts: nil when done, else why not (the running
+    /// server is kept).
+    func applyWeb(_ settings: WebSettings) async -> String? {
+        do throws(LightShowError) {
+            try await web.apply(settings)
+            return nil
+        } catch {
+            return error.message
         }
-        return outcome.pop() ?? nil
     }
 }
