@@ -12,11 +12,10 @@ public final class WakeSignal: Sendable {
     private let writeFD: Int32
 
     public init() throws(SystemCallError) {
-        var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else { throw SystemCallError("pipe") }
-        for fd in fds { makeNonBlocking(fd) }
-        readFD = fds[0]
-        writeFD = fds[1]
+        let pipe = try Pipe(nonBlocking: true)
+        // Closed in deinit, together.
+        readFD = pipe.read.release()
+        writeFD = pipe.write.release()
     }
 
     deinit {
