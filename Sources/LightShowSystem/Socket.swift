@@ -53,7 +53,7 @@ public enum Socket {
     }
 
     /// The two ends `pair` makes, each closed with its owner.
-    public struct ConnectedPair: ~Copyable, Sendable {
+    @frozen public struct ConnectedPair: ~Copyable, Sendable {
         public var first: OwnedDescriptor
         public var second: OwnedDescriptor
     }
