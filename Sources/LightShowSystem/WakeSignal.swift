@@ -12,7 +12,7 @@ public final class WakeSignal: Sendable {
     private let writeFD: Int32
 
     public init() throws(SystemCallError) {
-        let pipe = try Pipe(nonBlocking: true)
+        let pipe = try OwnedPipe(nonBlocking: true)
         // Closed in deinit, together.
         readFD = pipe.read.release()
         writeFD = pipe.write.release()

@@ -35,7 +35,7 @@ enum TerminalSignals {
         // Touch the lazily initialised globals now, never for the first time inside a handler.
         _ = restoreBytes.count
         _ = savedSettings
-        let pipe = try Pipe(nonBlocking: true)
+        let pipe = try OwnedPipe(nonBlocking: true)
         pipeWrite = pipe.write.release()
         for number in forwarded { signal(number, forward) }
         for number in fatal { signal(number, dieRestoring) }

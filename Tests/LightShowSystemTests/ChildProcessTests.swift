@@ -10,7 +10,7 @@ import Glibc
 @Suite struct ChildProcessTests {
     /// Runs `/bin/sh -c script` with its output on a pipe; returns the output and how it ended.
     static func run(_ script: String) throws -> (output: String, ending: ChildProcess.Ending) {
-        let pipe = try Pipe()
+        let pipe = try OwnedPipe()
         let read = pipe.read
         let pid: pid_t
         do {

@@ -6,7 +6,7 @@ import Glibc
 /// A close-on-exec pipe: what is written to `write` is read from `read`. An end given to a child as a standard
 /// stream loses the flag there (dup2), and the parent closes its copy by dropping it. Frozen, so its owner can
 /// take the two ends apart.
-@frozen public struct Pipe: ~Copyable, Sendable {
+@frozen public struct OwnedPipe: ~Copyable, Sendable {
     public var read: OwnedDescriptor
     public var write: OwnedDescriptor
 
