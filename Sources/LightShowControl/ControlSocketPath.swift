@@ -45,11 +45,11 @@ public enum ControlSocketPath {
         if directoryToo, let slash = path.lastIndex(of: "/"), slash != path.startIndex {
             let directory = String(path[..<slash])
             if let info = try? FileSystem.status(directory), info.st_uid == geteuid() && info.st_gid != gid {
-                guard chown(directory, uid_t.max, gid) == 0 else { throw SystemCallError("chgrp \(directory)") }
+                try FileSystem.setGroup(of: directory, to: gid)
             }
         }
         if let info = try? FileSystem.status(path), info.st_gid == gid { return }
-        guard chown(path, uid_t.max, gid) == 0 else { throw SystemCallError("chgrp \(path)") }
+        try FileSystem.setGroup(of: path, to: gid)
     }
 
     /// Creates the socket's directory (mode 0750) when it is missing; its parent must exist. True when it made it.

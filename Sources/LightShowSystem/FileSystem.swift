@@ -29,6 +29,11 @@ public enum FileSystem {
         guard Glibc.rename(source, destination) == 0 else { throw .current("rename \(source) to \(destination)") }
     }
 
+    /// Gives `path` to group `gid`, its owner unchanged (chown with no user).
+    public static func setGroup(of path: String, to gid: gid_t) throws(SystemCallError) {
+        guard chown(path, uid_t.max, gid) == 0 else { throw .current("chgrp \(path)") }
+    }
+
     /// What is at `path` (stat, or lstat when not `followingSymlinks`); nil when nothing is.
     public static func status(_ path: String, followingSymlinks: Bool = true) throws(SystemCallError) -> stat? {
         var info = stat()

@@ -15,14 +15,14 @@ public final class FileSystemSync: @unchecked Sendable {
     public init(directory path: String) throws(SystemCallError) {
         self.path = path
         fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { throw SystemCallError("open \(path)") }
+        guard fd >= 0 else { throw SystemCallError.current("open \(path)") }
     }
 
     deinit { close(fd) }
 
     /// Flushes everything written to the filesystem so far, and the directory's entries.
     public func sync() throws(SystemCallError) {
-        guard syncfs(fd) == 0 else { throw SystemCallError("syncfs \(path)") }
-        guard fsync(fd) == 0 else { throw SystemCallError("fsync \(path)") }
+        guard syncfs(fd) == 0 else { throw SystemCallError.current("syncfs \(path)") }
+        guard fsync(fd) == 0 else { throw SystemCallError.current("fsync \(path)") }
     }
 }
