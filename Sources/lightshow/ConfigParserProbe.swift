@@ -25,8 +25,8 @@ enum ConfigParserProbe {
         let child: pid_t?
         do {
             // The child's end is closed here once the child has it.
-            let childs = pair.second
-            child = spawn(stdin: childs.rawValue)
+            let theirs = pair.second
+            child = spawn(stdin: theirs.rawValue)
         }
         guard let child else { return .survived }
         // A child that went away early stops the write; its status says why.
