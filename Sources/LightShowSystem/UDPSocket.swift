@@ -6,17 +6,12 @@ import Glibc
 /// unreachable network comes back as an error for the caller to count, so a light on a bad link can't stall
 /// the thread that feeds every other light. `sendto` is safe from any thread, so the type is Sendable.
 public final class UDPSocket: Sendable {
-    public let fd: Int32
+    private let socket: OwnedDescriptor
+    public var fd: Int32 { socket.rawValue }
 
     /// A socket for `family` (AF_INET or AF_INET6).
     public init(family: Int32) throws(SystemCallError) {
-        let fd = socket(family, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw SystemCallError.current("socket") }
-        self.fd = fd
-    }
-
-    deinit {
-        close(fd)
+        socket = try Socket.make(family: family, type: Int32(SOCK_DGRAM.rawValue), nonBlocking: true)
     }
 
     /// Sends IPv4 multicast out of the interface that has `address` (IP_MULTICAST_IF), rather than the one

@@ -7,20 +7,13 @@ import Glibc
 /// which is how a stop request reaches every later wait. `send(byte:)` is async-signal-safe, so signal handlers
 /// can pass their number through it.
 public final class WakeSignal: Sendable {
+    private let pipe: OwnedPipe
     /// Poll this for `POLLIN`.
-    public let readFD: Int32
-    private let writeFD: Int32
+    public var readFD: Int32 { pipe.read.rawValue }
+    private var writeFD: Int32 { pipe.write.rawValue }
 
     public init() throws(SystemCallError) {
-        let pipe = try OwnedPipe(nonBlocking: true)
-        // Closed in deinit, together.
-        readFD = pipe.read.release()
-        writeFD = pipe.write.release()
-    }
-
-    deinit {
-        close(readFD)
-        close(writeFD)
+        pipe = try OwnedPipe(nonBlocking: true)
     }
 
     /// Wakes the reader. A full pipe already says so.
