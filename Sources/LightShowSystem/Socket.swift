@@ -43,6 +43,22 @@ public enum Socket {
         _ = shutdown(fd, Int32(SHUT_WR))
     }
 
+    /// Ends the connection both ways, waking a read blocked on it in another thread.
+    public static func shutdownBoth(_ fd: Int32) {
+        _ = shutdown(fd, Int32(SHUT_RDWR))
+    }
+
+    /// How long a blocking read or write on `fd` may wait before it fails with EAGAIN (SO_RCVTIMEO, SO_SNDTIMEO);
+    /// 0 (or NaN) waits for ever. Clamped, so no caller's value can trap in the conversion.
+    public static func setTimeouts(_ fd: Int32, seconds: Double) {
+        let seconds = seconds.isNaN ? 0 : min(max(0, seconds), 1e9)
+        let whole = seconds.rounded(.down)
+        var timeout = timeval(tv_sec: Int(whole), tv_usec: Int((seconds - whole) * 1e6))
+        let size = socklen_t(MemoryLayout<timeval>.size)
+        _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, size)
+        _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, size)
+    }
+
     /// Two connected close-on-exec Unix stream sockets (socketpair): one end for us, one for a child.
     public static func pair() throws(SystemCallError) -> ConnectedPair {
         var fds: [Int32] = [-1, -1]
