@@ -36,7 +36,7 @@ let package = Package(
         // libdeflate's SIMD Adler-32 and CRC-32, for the PNG encoder. Linked from its static archive (the module map
         // links ":libdeflate.a"), so the binary needs no libdeflate0 where it is installed.
         .systemLibrary(name: "CLibDeflate", path: "Sources/C/CLibDeflate", providers: [.apt(["libdeflate-dev"])]),
-        // glibc's timerfd, for the viewer's one-shot deadlines.
+        // glibc's timerfd, for the viewer's one-shot deadlines (TimerDescriptor).
         .systemLibrary(name: "CTimerFD", path: "Sources/C/CTimerFD"),
         // glibc's syncfs, for making a recording durable.
         .systemLibrary(name: "CSyncFS", path: "Sources/C/CSyncFS"),
@@ -63,10 +63,11 @@ let package = Package(
         // Pure core shared by several modules: bands, settings model, state machine, scene and layout, frames. No I/O.
         .target(name: "LightShowCore", swiftSettings: strict),
         // The one home of OS idioms: threads, locks, the bounded queue between threads, fd reads, writes and syncs,
-        // poll, wake-ups, errno, socket addresses, accepting connections, starting and waiting for a child process,
-        // logging to standard error, the monotonic clock.
+        // poll, wake-ups, errno, owned descriptors, sockets (Unix and UDP), directories, atomic file writes, terminal
+        // settings, timers, accepting connections, starting and waiting for a child process, logging to standard
+        // error, the monotonic clock.
         .target(
-            name: "LightShowSystem", dependencies: ["LightShowCore", "CSyncFS", "CSpawn", "CPeerCred", .product(name: "Logging", package: "swift-log")],
+            name: "LightShowSystem", dependencies: ["LightShowCore", "CSyncFS", "CSpawn", "CPeerCred", "CTimerFD", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         // TOML → validated Configuration.
@@ -97,7 +98,7 @@ let package = Package(
         .target(name: "LightShowRender", dependencies: ["LightShowCore", "CLibDeflate", "CFreeType"], swiftSettings: strict),
         // The interactive viewer's terminal: raw keys, alternate screen, signals, the watch loop.
         // A module of its own because it owns process-wide state (termios, signal handlers) the pure encoder must not.
-        .target(name: "LightShowTerminal", dependencies: ["LightShowCore", "LightShowSystem", "LightShowRender", "CTimerFD"], swiftSettings: strict),
+        .target(name: "LightShowTerminal", dependencies: ["LightShowCore", "LightShowSystem", "LightShowRender"], swiftSettings: strict),
         // Now-playing sources behind one seam: MPD (and desktop players over MPRIS).
         .target(
             name: "LightShowNowPlaying",

@@ -58,10 +58,13 @@ public final class RawPCMSource: AudioSource {
         /// Opens `path` for reading without blocking: a fifo's blocking open waits in the kernel until a writer
         /// comes, where no stop request can reach it. Without access-time updates where allowed (our own files),
         /// since every read of a fifo would otherwise stamp its inode.
-        static func open(_ path: String) -> Int32 {
-            let flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY
-            let fd = Glibc.open(path, flags | noAccessTime)
-            return fd < 0 && errno == EPERM ? Glibc.open(path, flags) : fd
+        static func open(_ path: String) throws(SystemCallError) -> OwnedDescriptor {
+            let flags = O_RDONLY | O_NONBLOCK | O_NOCTTY
+            do throws(SystemCallError) {
+                return try OwnedDescriptor.open(path, flags | noAccessTime)
+            } catch where error.code == EPERM {
+                return try OwnedDescriptor.open(path, flags)
+            }
         }
 
         /// Linux's O_NOATIME, which Glibc's Swift overlay doesn't export.
@@ -101,11 +104,16 @@ public final class RawPCMSource: AudioSource {
         }
 
         func run() throws(LightShowError) {
-            let fd = path.map(Self.open) ?? 0
-            guard fd >= 0 else {
-                throw LightShowError("input \(spec) can't be opened: \(String(cString: strerror(errno)))", exitStatus: .noInput)
+            // Standard input (nil) stays open: it isn't ours.
+            var opened: OwnedDescriptor?
+            if let path {
+                do throws(SystemCallError) {
+                    opened = try Self.open(path)
+                } catch {
+                    throw LightShowError("input \(spec) can't be opened: \(error.message)", exitStatus: .noInput)
+                }
             }
-            defer { if path != nil { close(fd) } }
+            let fd = opened?.rawValue ?? 0
             // Our own fifo is read without blocking, so a drain never waits; stdin's file is shared with others, so
             // it stays as it is and is polled before every read.
             let pollsFirst = path == nil
@@ -130,7 +138,7 @@ public final class RawPCMSource: AudioSource {
                         case .endOfFile: return .finished
                         }
                     } catch {
-                        throw LightShowError("input \(spec): read failed: \(String(cString: strerror(error.code)))", exitStatus: .ioError)
+                        throw LightShowError("input \(spec): read failed: \(error.message)", exitStatus: .ioError)
                     }
                     total += count
                     let now = MonotonicClock.now()

@@ -1,5 +1,6 @@
 import CSndfile
 import LightShowCore
+import LightShowSystem
 
 #if canImport(Glibc)
 import Glibc
@@ -9,7 +10,7 @@ import Glibc
 /// Used by one thread at a time (opened by the source, then read only by its reader thread).
 final class SndFile: @unchecked Sendable {
     private let handle: OpaquePointer
-    private let descriptor: Int32
+    private let descriptor: OwnedDescriptor
     let sampleRate: Int
     let channels: Int
     let frames: Int64
@@ -20,24 +21,23 @@ final class SndFile: @unchecked Sendable {
     /// it: a path swapped for a fifo since it was checked would otherwise hold the open for ever, where no stop
     /// reaches it. Throws a `LightShowError`: 66 when it can't be opened, 65 when it isn't a file libsndfile decodes.
     init(path: String, spec: InputSpec, expected: String) throws(LightShowError) {
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
-        guard fd >= 0 else {
-            throw LightShowError("input \(spec) can't be opened: \(String(cString: strerror(errno))); expected \(expected)", exitStatus: .noInput)
+        let file: OwnedDescriptor
+        do throws(SystemCallError) {
+            file = try OwnedDescriptor.open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY)
+        } catch {
+            throw LightShowError("input \(spec) can't be opened: \(error.message); expected \(expected)", exitStatus: .noInput)
         }
-        var status = stat()
-        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
-            close(fd)
+        guard (try? file.isRegularFile()) == true else {
             throw LightShowError("input \(spec) is not a regular file; expected \(expected)", exitStatus: .dataError)
         }
         var info = SF_INFO()
         // SF_FALSE: the descriptor stays ours to close, whether libsndfile takes it or not.
-        guard let handle = sf_open_fd(fd, Int32(SFM_READ), &info, Int32(SF_FALSE)) else {
+        guard let handle = sf_open_fd(file.rawValue, Int32(SFM_READ), &info, Int32(SF_FALSE)) else {
             let reason = String(cString: sf_strerror(nil))
-            close(fd)
             throw LightShowError("input \(spec) can't be decoded (\(reason)); expected \(expected)", exitStatus: .dataError)
         }
         self.handle = handle
-        descriptor = fd
+        descriptor = file
         sampleRate = Int(info.samplerate)
         channels = Int(info.channels)
         frames = Int64(info.frames)
@@ -46,8 +46,8 @@ final class SndFile: @unchecked Sendable {
     }
 
     deinit {
+        // The descriptor closes after it, as a stored property.
         sf_close(handle)
-        close(descriptor)
     }
 
     /// Reads up to `frameCount` interleaved float frames into `buffer` (sized frameCount × channels), a float

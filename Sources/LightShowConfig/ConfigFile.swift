@@ -36,11 +36,11 @@ enum ConfigFile {
 
     /// Whether `path` names a regular file (or a link to one).
     static func exists(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+        guard let info = try? FileSystem.status(path) else { return false }
+        return info.st_mode & S_IFMT == S_IFREG
     }
 
     private static func describe(_ code: Int32) -> String {
-        String(cString: strerror(code))
+        SystemCallError.message(for: code)
     }
 }

@@ -10,7 +10,9 @@ final class ControlConnection {
     static let outputHighWater = 256 * 1024
 
     let id: UInt64
+    /// The socket's number, for poll; only while open.
     let fd: Int32
+    private var socket: OwnedDescriptor?
     /// A child of this process (the web server) connected it: it counts against `maxChildClients`.
     let isChild: Bool
     var input: [UInt8] = []
@@ -31,9 +33,10 @@ final class ControlConnection {
     /// handler's hands are exempt.
     var lastActivity: Double
 
-    init(id: UInt64, fd: Int32, isChild: Bool = false, now: Double) {
+    init(id: UInt64, socket: consuming OwnedDescriptor, isChild: Bool = false, now: Double) {
         self.id = id
-        self.fd = fd
+        fd = socket.rawValue
+        self.socket = consume socket
         self.isChild = isChild
         lastActivity = now
     }
@@ -99,6 +102,6 @@ final class ControlConnection {
     func close() {
         guard !isClosed else { return }
         isClosed = true
-        Glibc.close(fd)
+        socket = nil
     }
 }

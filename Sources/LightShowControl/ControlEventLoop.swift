@@ -116,24 +116,23 @@ final class ControlEventLoop<Handler: ControlCommandHandler> {
 
     private func acceptClients() {
         while true {
-            let fd: Int32
+            let accepted: OwnedDescriptor?
             do throws(SystemCallError) {
-                guard let accepted = try ListeningSocket.accept(server.listener.fd) else { return }
-                fd = accepted
+                accepted = try ListeningSocket.accept(server.listener.fd)
             } catch {
                 if [EMFILE, ENFILE, ENOBUFS, ENOMEM].contains(error.code) { acceptPausedUntil = Self.now() + 0.1 }
                 return
             }
-            let isChild = SocketPeer.isChildOfThisProcess(fd)
+            guard let socket = accepted else { return }
+            let isChild = SocketPeer.isChildOfThisProcess(socket.rawValue)
             let limit = isChild ? options.maxChildClients : options.maxClients
             guard connections.values.count(where: { $0.isChild == isChild }) < limit else {
                 let refusal = ControlRequest.replyLine(id: .null, .failure("too many clients (limit \(limit))"))
                 // One try: a client that takes nothing now is refused all the same.
-                _ = refusal.withUnsafeBytes { try? FileDescriptorIO.writeSome(fd, $0, kind: .socket) }
-                close(fd)
+                _ = refusal.withUnsafeBytes { try? FileDescriptorIO.writeSome(socket.rawValue, $0, kind: .socket) }
                 continue
             }
-            connections[nextID] = ControlConnection(id: nextID, fd: fd, isChild: isChild, now: Self.now())
+            connections[nextID] = ControlConnection(id: nextID, socket: socket, isChild: isChild, now: Self.now())
             nextID += 1
         }
     }

@@ -44,23 +44,18 @@ public enum ControlSocketPath {
     public static func share(_ path: String, withGroup gid: gid_t, directoryToo: Bool) throws(SystemCallError) {
         if directoryToo, let slash = path.lastIndex(of: "/"), slash != path.startIndex {
             let directory = String(path[..<slash])
-            var info = stat()
-            if stat(directory, &info) == 0 && info.st_uid == geteuid() && info.st_gid != gid {
-                guard chown(directory, uid_t.max, gid) == 0 else { throw SystemCallError("chgrp \(directory)") }
+            if let info = try? FileSystem.status(directory), info.st_uid == geteuid() && info.st_gid != gid {
+                try FileSystem.setGroup(of: directory, to: gid)
             }
         }
-        var info = stat()
-        if stat(path, &info) == 0 && info.st_gid == gid { return }
-        guard chown(path, uid_t.max, gid) == 0 else { throw SystemCallError("chgrp \(path)") }
+        if let info = try? FileSystem.status(path), info.st_gid == gid { return }
+        try FileSystem.setGroup(of: path, to: gid)
     }
 
     /// Creates the socket's directory (mode 0750) when it is missing; its parent must exist. True when it made it.
     @discardableResult
     public static func prepareDirectory(for path: String) throws(SystemCallError) -> Bool {
         guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return false }
-        let directory = String(path[..<slash])
-        if mkdir(directory, 0o750) == 0 { return true }
-        guard errno == EEXIST else { throw SystemCallError("mkdir \(directory)") }
-        return false
+        return try Directory.make(String(path[..<slash]), mode: 0o750)
     }
 }

@@ -124,7 +124,7 @@ final class MQTTLoop {
                 pollfd(fd: connection.wake.readFD, events: Int16(POLLIN), revents: 0),
             ]
             let ready = fds.withUnsafeMutableBufferPointer { Poll.wait($0.baseAddress!, count: 2, until: miscDue) }
-            if ready < 0 { return "poll: \(String(cString: strerror(errno)))" }
+            if ready < 0 { return SystemCallError.current("poll").description }
             if fds[1].revents != 0 { connection.wake.consume() }
             let events = fds[0].revents
             if events & Int16(POLLIN | POLLERR | POLLHUP) != 0 {
@@ -187,6 +187,6 @@ final class MQTTLoop {
     }
 
     private func describe(_ code: Int32) -> String {
-        code == MOSQ_ERR_ERRNO.rawValue ? String(cString: strerror(errno)) : library.describe(code)
+        code == MOSQ_ERR_ERRNO.rawValue ? SystemCallError.current("mosquitto").message : library.describe(code)
     }
 }

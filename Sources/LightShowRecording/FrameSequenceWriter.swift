@@ -117,8 +117,8 @@ private final class Pipeline: Sendable {
     let height: Int
     let style: Scene.Style
     let work: BoundedQueue<ShowFrame>
-    /// Frames whose temporary file is written, waiting for their turn.
-    let encoded: BoundedQueue<ShowFrame>
+    /// Frames whose file is written under its temporary name, waiting for their turn.
+    let encoded: BoundedQueue<EncodedFrame>
     let progress = Mutex(Progress())
 
     init(directory: OutputDirectory, width: Int, height: Int, style: Scene.Style, workers: Int) {
@@ -148,10 +148,10 @@ private final class Pipeline: Sendable {
             do {
                 let scene = Scene(frame: frame, width: width, height: height, style: style)
                 let bytes = try encoder.encode(renderer.render(scene))
-                try FrameFile.write(
-                    bytes, to: temporary(frame.index), reportedAs: directory.file(OutputDirectory.frameName(frame.index))
+                let file = try FrameFile.write(
+                    bytes, to: directory.file(OutputDirectory.frameName(frame.index)), temporaryPath: temporary(frame.index)
                 )
-                encoded.push(frame)
+                encoded.push(EncodedFrame(frame: frame, file: file))
             } catch let error as RecordingError {
                 fail(error, at: frame.index)
             } catch {
@@ -160,30 +160,30 @@ private final class Pipeline: Sendable {
         }
     }
 
-    /// The committer thread: moves every frame that is next in line into place and lists it, in index order.
+    /// The committer thread: moves every frame that is next in line into place and lists it, in index order. A
+    /// frame's file that is dropped unplaced (after a failure) takes its temporary name with it.
     func commit(into log: FramesLog) {
-        var waiting: [Int: ShowFrame] = [:]
+        var waiting: [Int: EncodedFrame] = [:]
         var next = 0
-        while let frame = encoded.pop() {
-            waiting[frame.index] = frame
+        while let encodedFrame = encoded.pop() {
+            waiting[encodedFrame.frame.index] = encodedFrame
             while let ready = waiting.removeValue(forKey: next) {
-                guard ready.index < failedIndex else {
-                    unlink(temporary(ready.index))
+                guard ready.frame.index < failedIndex else {
+                    ready.file.discard()
                     break
                 }
-                let final = directory.file(OutputDirectory.frameName(ready.index))
-                if rename(temporary(ready.index), final) != 0 {
-                    let code = errno
-                    unlink(temporary(ready.index))
-                    fail(.write(final, errno: code), at: ready.index)
+                do throws(SystemCallError) {
+                    try ready.file.place()
+                } catch {
+                    fail(.write(ready.file.path, error), at: ready.frame.index)
                     break
                 }
                 do throws(RecordingError) {
-                    try log.append(ready)
+                    try log.append(ready.frame)
                 } catch {
                     // Unlisted frames must not stay on disk.
-                    unlink(final)
-                    fail(error, at: ready.index)
+                    FileSystem.discard(ready.file.path)
+                    fail(error, at: ready.frame.index)
                     break
                 }
                 next += 1
@@ -191,12 +191,11 @@ private final class Pipeline: Sendable {
             }
             let stop = failedIndex
             for index in waiting.keys where index >= stop {
-                unlink(temporary(index))
-                waiting.removeValue(forKey: index)
+                waiting.removeValue(forKey: index)?.file.discard()
             }
         }
         // Finished or stopped: encoded frames that never got their turn leave nothing behind.
-        for index in waiting.keys { unlink(temporary(index)) }
+        for frame in waiting.values { frame.file.discard() }
     }
 
     /// Stops at `index`: nothing from there on is queued, encoded or committed; earlier frames in flight finish.
@@ -213,4 +212,10 @@ private final class Pipeline: Sendable {
     private func temporary(_ index: Int) -> String {
         directory.file(OutputDirectory.temporaryName(index))
     }
+}
+
+/// A frame whose file is written under its temporary name, handed from its encoder to the committer.
+private struct EncodedFrame: Sendable {
+    let frame: ShowFrame
+    let file: AtomicFile
 }

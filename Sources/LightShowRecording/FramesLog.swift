@@ -9,28 +9,30 @@ import Glibc
 /// whole line, so the log always lists exactly the frames on disk. Appended to by one thread only (the committer).
 final class FramesLog: @unchecked Sendable {
     let path: String
-    private let fd: Int32
-    private var committedLength: off_t = 0
+    private let file: OwnedDescriptor
+    private var committedLength: Int64 = 0
 
     init(path: String) throws(RecordingError) {
         self.path = path
-        // Never through a link someone put in the directory.
-        fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw .write(path, errno: errno) }
+        do throws(SystemCallError) {
+            // Never through a link someone put in the directory.
+            file = try OwnedDescriptor.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW)
+        } catch {
+            throw .write(path, error)
+        }
     }
 
-    deinit { close(fd) }
-
-    /// Appends the line for `frame`; on failure the file is truncated back and the error thrown.
+    /// Appends the line for `frame`; on failure the file is cut back to the last whole line and the error thrown.
     func append(_ frame: ShowFrame) throws(RecordingError) {
         let bytes = Array(Self.line(for: frame).utf8)
-        let failure = FrameFile.writeAll(fd, bytes)
-        if let failure {
-            _ = ftruncate(fd, committedLength)
-            _ = lseek(fd, committedLength, SEEK_SET)
-            throw .write(path, errno: failure)
+        do throws(SystemCallError) {
+            let outcome = try FileDescriptorIO.writeAll(file.rawValue, bytes)
+            guard outcome == .complete else { throw SystemCallError("write", code: EIO) }
+        } catch {
+            try? file.truncate(to: committedLength)
+            throw .write(path, error)
         }
-        committedLength += off_t(bytes.count)
+        committedLength += Int64(bytes.count)
     }
 
     /// `{"index":0,"t":0.0000,"bass":0.8200,"mid":0.1000,"treble":0.0200,"state":"playing"}`: analyze's jsonl

@@ -1,4 +1,5 @@
 import LightShowCore
+import LightShowSystem
 
 #if canImport(Glibc)
 import Glibc
@@ -24,12 +25,14 @@ public struct OutputDirectory: Sendable {
     /// first so that no stale frame can mix into the new sequence; anything else in the directory is left alone.
     public init(path: String, force: Bool) throws(RecordingError) {
         self.path = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
-        var info = stat()
-        if stat(self.path, &info) != 0 {
-            guard errno == ENOENT else { throw .write(self.path, errno: errno) }
-            try Self.makeDirectories(self.path)
-            return
+        let status: stat?
+        do throws(SystemCallError) {
+            status = try FileSystem.status(self.path)
+            if status == nil { try Directory.makeAll(self.path) }
+        } catch {
+            throw .write(self.path, error)
         }
+        guard let info = status else { return }
         guard info.st_mode & S_IFMT == S_IFDIR else {
             throw RecordingError("--out \(self.path) is not a directory; expected a new or empty directory", exitStatus: .usage)
         }
@@ -37,7 +40,7 @@ public struct OutputDirectory: Sendable {
         // Temporaries of ours are incomplete files a killed recording left; they hold nothing to keep, so they
         // don't make the directory "not empty" for the next run.
         for name in entries where Self.isTemporary(name) {
-            guard unlink(self.path + "/" + name) == 0 else { throw .write(self.path + "/" + name, errno: errno) }
+            try Self.remove(self.path + "/" + name)
         }
         entries.removeAll(where: Self.isTemporary)
         guard !entries.isEmpty else { return }
@@ -48,7 +51,7 @@ public struct OutputDirectory: Sendable {
             )
         }
         for name in entries where Self.isRecordingFile(name) {
-            guard unlink(self.path + "/" + name) == 0 else { throw .write(self.path + "/" + name, errno: errno) }
+            try Self.remove(self.path + "/" + name)
         }
     }
 
@@ -61,16 +64,19 @@ public struct OutputDirectory: Sendable {
 
     /// Names in the directory other than `.` and `..`.
     static func entries(of path: String) throws(RecordingError) -> [String] {
-        guard let dir = opendir(path) else { throw RecordingError("cannot read --out \(path): \(String(cString: strerror(errno)))") }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name != "." && name != ".." { names.append(name) }
+        do throws(SystemCallError) {
+            return try Directory.entries(of: path)
+        } catch {
+            throw RecordingError("cannot read --out \(path): \(error.message)")
         }
-        return names
+    }
+
+    private static func remove(_ path: String) throws(RecordingError) {
+        do throws(SystemCallError) {
+            try FileSystem.remove(path)
+        } catch {
+            throw .write(path, error)
+        }
     }
 
     static func isTemporary(_ name: String) -> Bool {
@@ -81,14 +87,5 @@ public struct OutputDirectory: Sendable {
         name == framesLogName || name == audioName || name == "." + audioName + ".tmp"
             || (name.hasPrefix("frame_") && name.hasSuffix(".png"))
             || (name.hasPrefix(".frame_") && name.hasSuffix(".png.tmp"))
-    }
-
-    private static func makeDirectories(_ path: String) throws(RecordingError) {
-        var prefix = path.hasPrefix("/") ? "/" : ""
-        for component in path.split(separator: "/") {
-            prefix += component
-            if mkdir(prefix, 0o755) != 0 && errno != EEXIST { throw .write(prefix, errno: errno) }
-            prefix += "/"
-        }
     }
 }

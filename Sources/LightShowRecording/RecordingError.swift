@@ -1,8 +1,5 @@
 public import LightShowCore
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import LightShowSystem
 
 /// A recording that can't go on: a write failed (exit 74) or the output directory can't be used.
 public struct RecordingError: UserFacingError, Equatable {
@@ -14,9 +11,9 @@ public struct RecordingError: UserFacingError, Equatable {
         self.exitStatus = exitStatus
     }
 
-    /// "cannot write PATH: reason" from an errno value.
-    static func write(_ path: String, errno code: Int32) -> RecordingError {
-        RecordingError("cannot write \(path): \(String(cString: strerror(code)))")
+    /// "cannot write PATH: reason" from a failed call.
+    static func write(_ path: String, _ error: SystemCallError) -> RecordingError {
+        RecordingError("cannot write \(path): \(error.message)")
     }
 
     public var description: String { message }

@@ -1,49 +1,40 @@
 import CSndfile
 public import LightShowCore
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import LightShowSystem
 
 /// Writes the audio a recording rendered to a 32-bit float WAV, so the samples are stored exactly as analysed: a
 /// plain RIFF WAVE while its sizes fit in 32 bits, RF64 past 4 GiB (a RIFF header's sizes would wrap, and a long
 /// recording would claim almost no audio).
-/// The file is written under a hidden temporary name and renamed into place by `finish()`; freed in `deinit`.
+/// The file is an `AtomicFile`: written under a hidden temporary name and renamed into place by `finish()`;
+/// freed in `deinit`.
 public final class WAVFileWriter {
     public let path: String
-    private let temporaryPath: String
     private var handle: OpaquePointer?
-    /// Ours, not libsndfile's (opened with SF_FALSE): closed exactly once, by us.
-    private let fd: Int32
+    /// Its descriptor is ours, not libsndfile's (opened with SF_FALSE): closed exactly once, by it.
+    private let file: AtomicFile
     public let sampleRate: Int
     public let channels: Int
     public private(set) var framesWritten: Int64 = 0
 
     public init(path: String, sampleRate: Int, channels: Int) throws(LightShowError) {
         self.path = path
-        let slash = path.lastIndex(of: "/")
-        let directory = slash.map { String(path[...$0]) } ?? ""
-        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        temporaryPath = directory + "." + name + ".tmp"
         self.sampleRate = sampleRate
         self.channels = channels
         var info = SF_INFO()
         info.samplerate = Int32(sampleRate)
         info.channels = Int32(channels)
         info.format = Int32(SF_FORMAT_RF64 | SF_FORMAT_FLOAT)
-        // Created with O_EXCL | O_NOFOLLOW (a stale temporary of ours removed first), so nothing someone else put
-        // under the name is written through.
-        unlink(temporaryPath)
-        fd = open(temporaryPath, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-        guard fd >= 0 else {
-            throw LightShowError("cannot write \(path): \(String(cString: strerror(errno)))", exitStatus: .ioError)
+        // Read and written: libsndfile goes back to the header.
+        do throws(SystemCallError) {
+            file = try AtomicFile(path: path, readable: true)
+        } catch {
+            throw LightShowError("cannot write \(path): \(error.message)", exitStatus: .ioError)
         }
         // SF_FALSE: with SF_TRUE a failed open closes the descriptor too, and closing it again here could close
         // one another thread had just been given.
-        guard let opened = sf_open_fd(fd, Int32(SFM_WRITE), &info, Int32(SF_FALSE)) else {
+        guard let opened = sf_open_fd(file.descriptor, Int32(SFM_WRITE), &info, Int32(SF_FALSE)) else {
             let reason = String(cString: sf_strerror(nil))
-            close(fd)
-            unlink(temporaryPath)
+            file.discard()
             throw LightShowError("cannot write \(path): \(reason)", exitStatus: .ioError)
         }
         // Written as RIFF WAVE unless the file passes 4 GiB; must be set before any audio is written.
@@ -54,11 +45,8 @@ public final class WAVFileWriter {
     }
 
     deinit {
-        if let handle {
-            sf_close(handle)
-            close(fd)
-            unlink(temporaryPath)
-        }
+        // The file is discarded with it, unless `finish` placed it.
+        if let handle { sf_close(handle) }
     }
 
     /// Appends a block's samples (its channel count must match).
@@ -99,11 +87,15 @@ public final class WAVFileWriter {
         var failure = sf_error(handle) == 0 ? nil : String(cString: sf_strerror(handle))
         let status = sf_close(handle)
         if failure == nil && status != 0 { failure = String(cString: sf_error_number(status)) }
-        if failure == nil && fsync(fd) != 0 { failure = String(cString: strerror(errno)) }
-        if close(fd) != 0 && failure == nil { failure = String(cString: strerror(errno)) }
-        if failure == nil && rename(temporaryPath, path) != 0 { failure = String(cString: strerror(errno)) }
+        if failure == nil {
+            do throws(SystemCallError) {
+                try file.place()
+            } catch {
+                failure = error.message
+            }
+        }
         if let failure {
-            unlink(temporaryPath)
+            file.discard()
             throw LightShowError("cannot write \(path): \(failure)", exitStatus: .ioError)
         }
     }

@@ -122,12 +122,4 @@ extension ChildProcess {
         }
         return variables
     }
-
-    /// A close-on-exec pipe: what is written to `write` is read from `read`. The end given to a child as a standard
-    /// stream loses the flag there (dup2), and the parent closes its copy.
-    public static func makePipe() throws(SystemCallError) -> (read: Int32, write: Int32) {
-        var fds: [Int32] = [-1, -1]
-        guard pipe2(&fds, O_CLOEXEC) == 0 else { throw SystemCallError("pipe") }
-        return (fds[0], fds[1])
-    }
 }

@@ -88,7 +88,7 @@ public enum FileDescriptorIO {
                     pollfd(fd: interrupt, events: Int16(POLLIN), revents: 0),
                 ]
                 let ready = Poll.wait(&waits, count: 2, until: limit)
-                if ready < 0 { throw SystemCallError("poll") }
+                if ready < 0 { throw SystemCallError.current("poll") }
                 if waits[1].revents != 0 && shouldStop() { return .interrupted(written: offset) }
             case .closed:
                 return .closed(written: offset)

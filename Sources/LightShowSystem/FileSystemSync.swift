@@ -10,19 +10,20 @@ import Glibc
 /// into it durable. Open it before the work starts: syncfs reports only errors since the descriptor was opened.
 public final class FileSystemSync: @unchecked Sendable {
     public let path: String
-    private let fd: Int32
+    private let directory: OwnedDescriptor
 
     public init(directory path: String) throws(SystemCallError) {
         self.path = path
-        fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { throw SystemCallError("open \(path)") }
+        directory = try OwnedDescriptor.open(path, O_RDONLY | O_DIRECTORY)
     }
-
-    deinit { close(fd) }
 
     /// Flushes everything written to the filesystem so far, and the directory's entries.
     public func sync() throws(SystemCallError) {
-        guard syncfs(fd) == 0 else { throw SystemCallError("syncfs \(path)") }
-        guard fsync(fd) == 0 else { throw SystemCallError("fsync \(path)") }
+        guard syncfs(directory.rawValue) == 0 else { throw SystemCallError.current("syncfs \(path)") }
+        do throws(SystemCallError) {
+            try directory.sync()
+        } catch {
+            throw SystemCallError("fsync \(path)", code: error.code)
+        }
     }
 }

@@ -6,13 +6,13 @@ import Glibc
 public enum ListeningSocket {
     /// The next waiting connection, non-blocking and close-on-exec; nil when none waits. Running out of
     /// descriptors or memory (EMFILE, ENFILE, ENOBUFS, ENOMEM) and other failures throw.
-    public static func accept(_ listener: Int32) throws(SystemCallError) -> Int32? {
+    public static func accept(_ listener: Int32) throws(SystemCallError) -> OwnedDescriptor? {
         while true {
             let fd = Glibc.accept(listener, nil, nil)
             if fd >= 0 {
                 // accept4 is not visible from Swift's Glibc module; the flags are set right after.
                 makeNonBlocking(fd)
-                return fd
+                return OwnedDescriptor(adopting: fd)
             }
             let code = errno
             switch code {

@@ -6,17 +6,12 @@ import Glibc
 /// unreachable network comes back as an error for the caller to count, so a light on a bad link can't stall
 /// the thread that feeds every other light. `sendto` is safe from any thread, so the type is Sendable.
 public final class UDPSocket: Sendable {
-    public let fd: Int32
+    private let socket: OwnedDescriptor
+    public var fd: Int32 { socket.rawValue }
 
     /// A socket for `family` (AF_INET or AF_INET6).
     public init(family: Int32) throws(SystemCallError) {
-        let fd = socket(family, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw SystemCallError("socket") }
-        self.fd = fd
-    }
-
-    deinit {
-        close(fd)
+        socket = try Socket.make(family: family, type: Int32(SOCK_DGRAM.rawValue), nonBlocking: true)
     }
 
     /// Sends IPv4 multicast out of the interface that has `address` (IP_MULTICAST_IF), rather than the one
@@ -33,14 +28,14 @@ public final class UDPSocket: Sendable {
     /// Binds to `address` (a receiver, or a fixed source port).
     public func bind(to address: InternetAddress) throws(SystemCallError) {
         let result = address.withSockaddr { Glibc.bind(fd, $0, $1) }
-        guard result == 0 else { throw SystemCallError("bind \(address)") }
+        guard result == 0 else { throw SystemCallError.current("bind \(address)") }
     }
 
     /// Connects to `address`: datagrams then go only there, and the kernel reports an unreachable peer (ICMP) as
     /// ECONNREFUSED on the next send or receive, which is how a stream over it learns the peer went away.
     public func connect(to address: InternetAddress) throws(SystemCallError) {
         let result = address.withSockaddr { Glibc.connect(fd, $0, $1) }
-        guard result == 0 else { throw SystemCallError("connect \(address)") }
+        guard result == 0 else { throw SystemCallError.current("connect \(address)") }
     }
 
     /// The address the socket is bound to (the kernel's choice of port after binding to port 0).
@@ -50,7 +45,7 @@ public final class UDPSocket: Sendable {
         let result = withUnsafeMutablePointer(to: &storage) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
         }
-        guard result == 0 else { throw SystemCallError("getsockname") }
+        guard result == 0 else { throw SystemCallError.current("getsockname") }
         let copy = storage
         let address = withUnsafePointer(to: copy) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { InternetAddress($0, length: length) }
@@ -66,7 +61,7 @@ public final class UDPSocket: Sendable {
             let sent = address.withSockaddr { sendto(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL), $0, $1) }
             if sent >= 0 { return nil }
             if errno == EINTR { continue }
-            return SystemCallError("send to \(address)")
+            return SystemCallError.current("send to \(address)")
         }
     }
 
@@ -90,6 +85,6 @@ public final class UDPSocket: Sendable {
 
     private func option<T: BitwiseCopyable>(_ level: Int32, _ name: Int32, _ value: inout T, _ label: String) throws(SystemCallError) {
         let result = setsockopt(fd, level, name, &value, socklen_t(MemoryLayout<T>.size))
-        guard result == 0 else { throw SystemCallError(label) }
+        guard result == 0 else { throw SystemCallError.current(label) }
     }
 }

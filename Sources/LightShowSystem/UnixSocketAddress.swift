@@ -8,6 +8,9 @@ public struct UnixSocketAddress: Sendable {
     private(set) var storage = sockaddr_un()
     public let length: socklen_t
 
+    /// The most bytes a filesystem path may have (`sun_path` less its terminating NUL): 107 on Linux.
+    public static var longestPath: Int { MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1 }
+
     /// Nil when `name` is empty or too long for `sun_path`.
     public init?(_ name: String) {
         var bytes = Array(name.utf8)

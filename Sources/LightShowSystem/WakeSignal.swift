@@ -7,21 +7,13 @@ import Glibc
 /// which is how a stop request reaches every later wait. `send(byte:)` is async-signal-safe, so signal handlers
 /// can pass their number through it.
 public final class WakeSignal: Sendable {
+    private let pipe: OwnedPipe
     /// Poll this for `POLLIN`.
-    public let readFD: Int32
-    private let writeFD: Int32
+    public var readFD: Int32 { pipe.read.rawValue }
+    private var writeFD: Int32 { pipe.write.rawValue }
 
     public init() throws(SystemCallError) {
-        var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else { throw SystemCallError("pipe") }
-        for fd in fds { makeNonBlocking(fd) }
-        readFD = fds[0]
-        writeFD = fds[1]
-    }
-
-    deinit {
-        close(readFD)
-        close(writeFD)
+        pipe = try OwnedPipe(nonBlocking: true)
     }
 
     /// Wakes the reader. A full pipe already says so.

@@ -1,7 +1,3 @@
-import CTimerFD
-#if canImport(Glibc)
-import Glibc
-#endif
 import LightShowSystem
 import LightShowCore
 
@@ -9,39 +5,29 @@ import LightShowCore
 /// setting or clearing it is one system call and wakes nobody, so the thread drawing frames can leave the viewer a
 /// fallback without ringing it. Owns a timerfd.
 final class DeadlineTimer: Sendable {
-    let descriptor: Int32
+    private let timer: TimerDescriptor
+    var descriptor: Int32 { timer.rawValue }
 
     init() throws(LightShowError) {
-        descriptor = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK) | Int32(TFD_CLOEXEC))
-        guard descriptor >= 0 else {
-            throw LightShowError("cannot create a timer: \(String(cString: strerror(errno)))", exitStatus: .ioError)
+        do throws(SystemCallError) {
+            timer = try TimerDescriptor()
+        } catch {
+            throw LightShowError("cannot create a timer: \(error.message)", exitStatus: .ioError)
         }
-    }
-
-    deinit {
-        close(descriptor)
     }
 
     /// Fires at `deadline` (monotonic nanoseconds; at once if that has passed), replacing any earlier setting.
     func arm(at deadline: UInt64) {
-        set(max(1, deadline))
+        timer.set(deadline: max(1, deadline))
     }
 
     /// Won't fire until armed again.
     func disarm() {
-        set(0)
+        timer.set(deadline: 0)
     }
 
     /// Clears a firing, so `descriptor` stops being readable.
     func consume() {
-        var expirations = [UInt8](repeating: 0, count: MemoryLayout<UInt64>.size)
-        // Not fired (EAGAIN) or failed: either way there is nothing to clear.
-        _ = try? FileDescriptorIO.read(descriptor, into: &expirations)
-    }
-
-    private func set(_ deadline: UInt64) {
-        var setting = itimerspec()
-        setting.it_value = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
-        _ = timerfd_settime(descriptor, Int32(TFD_TIMER_ABSTIME), &setting, nil)
+        timer.consume()
     }
 }

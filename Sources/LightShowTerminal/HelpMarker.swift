@@ -1,3 +1,4 @@
+import LightShowSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -27,12 +28,7 @@ public struct HelpMarker: Sendable {
     /// Creates the marker (and its directories); failures only mean the help shows again next time.
     public func markShown() {
         guard let path else { return }
-        var prefix = ""
-        for part in path.split(separator: "/").dropLast() {
-            prefix += "/" + part
-            _ = mkdir(prefix, 0o755)
-        }
-        let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
-        if fd >= 0 { close(fd) }
+        try? Directory.makeAll(parentOf: path)
+        _ = try? OwnedDescriptor.open(path, O_WRONLY | O_CREAT)
     }
 }

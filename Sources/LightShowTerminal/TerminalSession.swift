@@ -35,7 +35,8 @@ public final class TerminalSession: @unchecked Sendable {
     /// Standard output opened again without blocking: every write to the terminal goes here.
     let output: TerminalOutput
     /// Read end of the signal self-pipe: one byte per signal, its number.
-    public let signalDescriptor: Int32
+    public var signalDescriptor: Int32 { signals.rawValue }
+    private let signals: OwnedDescriptor
     private var saved = termios()
     public private(set) var isEntered = false
     /// Signals read from the pipe while a write waited, not yet handed to the viewer.
@@ -45,28 +46,31 @@ public final class TerminalSession: @unchecked Sendable {
 
     /// Fails unless standard input and output are a terminal.
     public init() throws(LightShowError) {
-        guard isatty(input) == 1, isatty(1) == 1 else {
+        guard TerminalControl.isTerminal(input), TerminalControl.isTerminal(1) else {
             throw LightShowError("watch needs a terminal on standard input and output; for data use `lightshow analyze`", exitStatus: .usage)
         }
-        guard tcgetattr(input, &saved) == 0 else {
-            throw LightShowError("cannot read the terminal settings: \(String(cString: strerror(errno)))", exitStatus: .ioError)
+        do throws(SystemCallError) {
+            saved = try TerminalControl.settings(of: input)
+        } catch {
+            throw LightShowError("cannot read the terminal settings: \(error.message)", exitStatus: .ioError)
         }
-        output = TerminalOutput()
-        guard output.descriptor >= 0 else {
-            throw LightShowError("cannot open the terminal for writing: \(String(cString: strerror(errno)))", exitStatus: .ioError)
+        do throws(SystemCallError) {
+            output = try TerminalOutput()
+        } catch {
+            throw LightShowError("cannot open the terminal for writing: \(error.message)", exitStatus: .ioError)
         }
         TerminalSignals.outputDescriptor = output.descriptor
         TerminalSignals.savedSettings.pointee = saved
-        signalDescriptor = TerminalSignals.install()
-        guard signalDescriptor >= 0 else {
-            throw LightShowError("cannot set up signal handling: \(String(cString: strerror(errno)))", exitStatus: .ioError)
+        do throws(SystemCallError) {
+            signals = try TerminalSignals.install()
+        } catch {
+            throw LightShowError("cannot set up signal handling: \(error.message)", exitStatus: .ioError)
         }
     }
 
     deinit {
         leave()
         TerminalSignals.uninstall()
-        close(signalDescriptor)
     }
 
     /// Raw keys, alternate screen, hidden cursor. Idempotent.
@@ -78,17 +82,9 @@ public final class TerminalSession: @unchecked Sendable {
     /// `enter` even if entered: after a stop we didn't arrange (SIGSTOP), the shell has had the terminal and put
     /// its own settings back.
     public func reenter() {
-        var raw = saved
-        raw.c_lflag &= ~tcflag_t(ICANON | ECHO | IEXTEN)
-        raw.c_iflag &= ~tcflag_t(IXON | ICRNL | INLCR)
         // The frames place the cursor themselves and never send a newline: without output processing the kernel
         // passes each frame through instead of scanning it byte by byte.
-        raw.c_oflag &= ~tcflag_t(OPOST)
-        withUnsafeMutableBytes(of: &raw.c_cc) { cc in
-            cc[Int(VMIN)] = 1
-            cc[Int(VTIME)] = 0
-        }
-        apply(raw)
+        TerminalControl.apply(TerminalControl.rawKeys(from: saved), to: input)
         TerminalSignals.hasSavedSettings = 1
         write(Array(Self.enterSequence.utf8))
         isEntered = true
@@ -99,17 +95,9 @@ public final class TerminalSession: @unchecked Sendable {
     public func leave() {
         guard isEntered else { return }
         _ = output.writeAll(Array(Self.leaveSequence.utf8), stall: Self.stallLimit)
-        apply(saved)
+        TerminalControl.apply(saved, to: input)
         TerminalSignals.hasSavedSettings = 0
         isEntered = false
-    }
-
-    /// Puts `settings` in force now and drops keys typed ahead. Not TCSAFLUSH: that first waits until the output
-    /// has drained, for ever on a terminal that stopped reading.
-    private func apply(_ settings: termios) {
-        var settings = settings
-        _ = tcflush(input, TCIFLUSH)
-        _ = tcsetattr(input, TCSANOW, &settings)
     }
 
     /// Ctrl-Z: give the terminal back, stop, and take it again when continued.
@@ -122,8 +110,7 @@ public final class TerminalSession: @unchecked Sendable {
     }
 
     public func size() -> TerminalSize {
-        var window = winsize()
-        guard ioctl(output.descriptor, UInt(TIOCGWINSZ), &window) == 0, window.ws_col > 0, window.ws_row > 0 else {
+        guard let window = TerminalControl.windowSize(of: output.descriptor) else {
             return TerminalSize(columns: 80, rows: 24)
         }
         var aspect = 2.0

@@ -29,21 +29,17 @@ enum TerminalSignals {
     /// What ends the viewer: these signals and a stop request.
     static let ending: [Int32] = [SIGINT, SIGTERM, SIGHUP, Int32(stopRequest)]
 
-    /// Installs the handlers and returns the pipe's read end.
-    static func install() -> Int32 {
+    /// Installs the handlers and returns the pipe's read end. The write end stays open for the process's life:
+    /// a handler may run at any time.
+    static func install() throws(SystemCallError) -> OwnedDescriptor {
         // Touch the lazily initialised globals now, never for the first time inside a handler.
         _ = restoreBytes.count
         _ = savedSettings
-        var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else { return -1 }
-        for fd in fds {
-            _ = fcntl(fd, F_SETFL, O_NONBLOCK)
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        }
-        pipeWrite = fds[1]
+        let pipe = try OwnedPipe(nonBlocking: true)
+        pipeWrite = pipe.write.release()
         for number in forwarded { signal(number, forward) }
         for number in fatal { signal(number, dieRestoring) }
-        return fds[0]
+        return pipe.read
     }
 
     /// Back to the default dispositions (after the viewer has finished).
@@ -73,7 +69,7 @@ private func dieRestoring(_ number: Int32) {
         FileDescriptorIO.writeFromSignalHandler(
             TerminalSignals.outputDescriptor, TerminalSignals.restoreBytes.baseAddress, TerminalSignals.restoreBytes.count
         )
-        _ = tcsetattr(0, TCSANOW, TerminalSignals.savedSettings)
+        TerminalControl.applyFromSignalHandler(TerminalSignals.savedSettings, to: 0)
     }
     signal(number, SIG_DFL)
     raise(number)

@@ -17,20 +17,21 @@ enum ConfigParserProbe {
     }
 
     @Sendable static func run(_ text: String) -> ConfigParserGuard.Verdict {
-        var pair: [Int32] = [-1, -1]
         // A socket rather than a pipe: a child that dies early must not kill us with SIGPIPE (MSG_NOSIGNAL).
-        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
+        guard let pair = try? Socket.pair() else {
             return .survived  // no probe possible: parse as before
         }
-        defer { close(pair[0]) }
-        guard let child = spawn(stdin: pair[1]) else {
-            close(pair[1])
-            return .survived
+        let ours = pair.first
+        let child: pid_t?
+        do {
+            // The child's end is closed here once the child has it.
+            let theirs = pair.second
+            child = spawn(stdin: theirs.rawValue)
         }
-        close(pair[1])
+        guard let child else { return .survived }
         // A child that went away early stops the write; its status says why.
-        _ = try? FileDescriptorIO.writeAll(pair[0], Array(text.utf8), kind: .socket)
-        shutdown(pair[0], Int32(SHUT_WR))
+        _ = try? FileDescriptorIO.writeAll(ours.rawValue, Array(text.utf8), kind: .socket)
+        Socket.shutdownWriting(ours.rawValue)
         return verdict(waitingFor: child)
     }
 

@@ -34,7 +34,7 @@ final class StandardOutputWriter {
         do throws(SystemCallError) {
             if case .closed = try FileDescriptorIO.writeAll(1, buffer) { isClosed = true }
         } catch {
-            throw LightShowError("writing standard output: \(String(cString: strerror(error.code)))", exitStatus: .ioError)
+            throw LightShowError("writing standard output: \(error.message)", exitStatus: .ioError)
         }
     }
 }

@@ -10,14 +10,14 @@ import Glibc
 @Suite struct ChildProcessTests {
     /// Runs `/bin/sh -c script` with its output on a pipe; returns the output and how it ended.
     static func run(_ script: String) throws -> (output: String, ending: ChildProcess.Ending) {
-        let pipe = try ChildProcess.makePipe()
+        let pipe = try OwnedPipe()
+        let read = pipe.read
         let pid: pid_t
         do {
-            defer { close(pipe.write) }
-            pid = try ChildProcess.spawn("/bin/sh", arguments: ["sh", "-c", script], stdout: .descriptor(pipe.write))
+            let write = pipe.write
+            pid = try ChildProcess.spawn("/bin/sh", arguments: ["sh", "-c", script], stdout: .descriptor(write.rawValue))
         }
-        defer { close(pipe.read) }
-        let output = try FileDescriptorIO.readToEnd(pipe.read, limit: 65_536)
+        let output = try FileDescriptorIO.readToEnd(read.rawValue, limit: 65_536)
         return (String(decoding: output, as: UTF8.self), ChildProcess.wait(pid, limit: 10_000_000_000))
     }
 

@@ -52,7 +52,7 @@ private final class PseudoTerminal {
     /// fit, and those bytes arrive whole and in order; the rest can follow once the terminal reads again.
     @Test(.timeLimit(.minutes(1))) func aTerminalThatStopsReadingCostsAtMostThePatience() throws {
         let pty = try PseudoTerminal()
-        let output = TerminalOutput(reopening: pty.terminal)
+        let output = try TerminalOutput(reopening: pty.terminal)
         let bytes = pattern(1 << 20)
         let start = MonotonicClock.now()
         let written = bytes.withUnsafeBytes { output.write($0, patience: 50_000_000) }
@@ -73,7 +73,7 @@ private final class PseudoTerminal {
     /// A frame that fits is written whole in one call.
     @Test func aFrameThatFitsIsWrittenWhole() throws {
         let pty = try PseudoTerminal()
-        let output = TerminalOutput(reopening: pty.terminal)
+        let output = try TerminalOutput(reopening: pty.terminal)
         let bytes = pattern(2_000)
         #expect(bytes.withUnsafeBytes { output.write($0, patience: 0) } == bytes.count)
         #expect(pty.read(bytes.count) == bytes)

@@ -34,21 +34,9 @@ public struct SystemdNotifier: Sendable {
     /// Sends `message` (newline-separated `KEY=VALUE` assignments) as one datagram.
     public func send(_ message: String) throws(SystemCallError) {
         guard let socket else { return }
-        guard let address = UnixSocketAddress(socket) else {
-            throw SystemCallError("NOTIFY_SOCKET \(socket)", code: ENAMETOOLONG)
-        }
-        let fd = Glibc.socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw SystemCallError("socket") }
-        defer { close(fd) }
-        let bytes = Array(message.utf8)
-        let sent = address.withSockaddr { pointer, length in
-            // Never wait: a receiver that stopped reading (its queue holds only ~10 datagrams) must not stall the
-            // daemon's tasks. A message that can't go now fails with EAGAIN and the caller carries on.
-            bytes.withUnsafeBytes {
-                sendto(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT), pointer, length)
-            }
-        }
-        guard sent == bytes.count else { throw SystemCallError("sendto \(socket)") }
+        // Never waits: a receiver that stopped reading (its queue holds only ~10 datagrams) must not stall the
+        // daemon's tasks. A message that can't go now fails with EAGAIN and the caller carries on.
+        try UnixSocket.sendDatagram(Array(message.utf8), to: socket)
     }
 
     /// Half of `$WATCHDOG_USEC`, as sd_watchdog_enabled advises, but at least a millisecond (`WATCHDOG_USEC=1`

@@ -16,7 +16,7 @@ final class WebServerProcess: Sendable {
     /// The port it listens on.
     let port: Int
     /// The write end of its standard input; closed by `stop()`.
-    private let input: Mutex<Int32?>
+    private let input: Mutex<OwnedDescriptor?>
     /// How it ended, once the watcher thread has reaped it (then finished: a second `stop()` doesn't wait).
     private let ending = BoundedQueue<ChildProcess.Ending>(capacity: 1)
     private let stopping = Atomic(false)
@@ -28,14 +28,10 @@ final class WebServerProcess: Sendable {
     /// Longest it may take to go once told to.
     static let stopLimitNanoseconds: UInt64 = 5_000_000_000
 
-    private init(pid: pid_t, port: Int, input: Int32) {
+    private init(pid: pid_t, port: Int, input: consuming OwnedDescriptor) {
         self.pid = pid
         self.port = port
-        self.input = Mutex(input)
-    }
-
-    deinit {
-        input.withLock { $0.take() }.map { _ = close($0) }
+        self.input = Mutex(consume input)
     }
 
     /// Starts `executable` with `settings` and waits until it listens. `onExit` hears of an ending nobody asked for
@@ -43,7 +39,10 @@ final class WebServerProcess: Sendable {
     static func start(
         executable: String, settings: WebProcessSettings, onExit: @escaping @Sendable (ChildProcess.Ending) -> Void
     ) async throws(LightShowError) -> WebServerProcess {
-        let (pid, input, output) = try spawn(executable)
+        let started = try spawn(executable)
+        let pid = started.pid
+        let input = started.input.release()
+        let output = started.output.release()
         let answer: Handshake
         do {
             // Both the write and the read block: on a thread of their own.
@@ -61,28 +60,28 @@ final class WebServerProcess: Sendable {
             }
         } catch {
             // Cancelled (the daemon stops), or no thread to wait on: the half-started process goes.
-            close(input)
-            close(output)
+            try? OwnedDescriptor(adopting: input).close()
+            try? OwnedDescriptor(adopting: output).close()
             kill(pid, SIGKILL)
             // Reaped on a thread of its own: this task may be cancelled, and a wait must not hold the pool.
             try? DedicatedThread.start(name: "ls-web-reap") { _ = ChildProcess.wait(pid, limit: stopLimitNanoseconds) }
             throw error
         }
         guard case .listening(let port) = answer else {
-            close(input)
-            close(output)
+            try? OwnedDescriptor(adopting: input).close()
+            try? OwnedDescriptor(adopting: output).close()
             let ended = await reap(pid, killingFirst: answer == .timedOut)
             if case .refused(let message) = answer { throw LightShowError(message, exitStatus: .ioError) }
             throw LightShowError("\(executable): \(answer.problem), \(ended)", exitStatus: .ioError)
         }
-        let process = WebServerProcess(pid: pid, port: port, input: input)
+        let process = WebServerProcess(pid: pid, port: port, input: OwnedDescriptor(adopting: input))
         do {
             try DedicatedThread.start(name: "ls-web-watch") { [process] in
                 // Nothing more comes on its output: the end of it is the end of the process. Whatever comes is
                 // dropped, a chunk at a time.
                 var chunk = [UInt8](repeating: 0, count: 4096)
                 while case .bytes? = try? FileDescriptorIO.read(output, into: &chunk) {}
-                close(output)
+                try? OwnedDescriptor(adopting: output).close()
                 let ending = ChildProcess.wait(pid, limit: stopLimitNanoseconds) {
                     process.ended.withLock { $0 = true }
                 }
@@ -92,7 +91,7 @@ final class WebServerProcess: Sendable {
                 if !process.stopping.load(ordering: .relaxed) { onExit(ending) }
             }
         } catch {
-            close(output)
+            try? OwnedDescriptor(adopting: output).close()
             await process.stop()
             throw error
         }
@@ -102,11 +101,11 @@ final class WebServerProcess: Sendable {
     /// Tells it to stop and waits until it has (killing it after `stopLimitNanoseconds`).
     func stop() async {
         stopping.store(true, ordering: .relaxed)
-        guard let fd = input.withLock({ $0.take() }) else {
+        // Closing its input tells it to go.
+        guard input.withLock({ $0.take() }) != nil else {
             _ = try? await ending.next()
             return
         }
-        close(fd)
         ended.withLock { ended in
             if !ended { kill(pid, SIGTERM) }
         }
@@ -118,35 +117,26 @@ final class WebServerProcess: Sendable {
     /// sockets in the daemon's name.
     static let serviceOnly: Set<String> = ["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID", "LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES"]
 
-    private static func spawn(_ executable: String) throws(LightShowError) -> (pid_t, input: Int32, output: Int32) {
+    /// A started process and our ends of its standard input and output.
+    private struct Started: ~Copyable {
+        let pid: pid_t
+        var input: OwnedDescriptor
+        var output: OwnedDescriptor
+    }
+
+    /// The child's ends of the pipes are closed here once it has them; ours on every failure.
+    private static func spawn(_ executable: String) throws(LightShowError) -> Started {
         do {
-            let toChild = try ChildProcess.makePipe()
-            let fromChild: (read: Int32, write: Int32)
-            do {
-                fromChild = try ChildProcess.makePipe()
-            } catch {
-                close(toChild.read)
-                close(toChild.write)
-                throw error
-            }
-            defer {
-                close(toChild.read)
-                close(fromChild.write)
-            }
-            do {
-                let pid = try ChildProcess.spawn(
-                    executable, arguments: ["lightshow-web"], environment: ChildProcess.currentEnvironment(without: serviceOnly),
-                    stdin: .descriptor(toChild.read), stdout: .descriptor(fromChild.write), stderr: .inherit,
-                    // The daemon stops it: a SIGTERM or Ctrl-C to the daemon's group must not reach it first and
-                    // look like a crash.
-                    ownProcessGroup: true
-                )
-                return (pid, toChild.write, fromChild.read)
-            } catch {
-                close(toChild.write)
-                close(fromChild.read)
-                throw error
-            }
+            let toChild = try OwnedPipe()
+            let fromChild = try OwnedPipe()
+            let pid = try ChildProcess.spawn(
+                executable, arguments: ["lightshow-web"], environment: ChildProcess.currentEnvironment(without: serviceOnly),
+                stdin: .descriptor(toChild.read.rawValue), stdout: .descriptor(fromChild.write.rawValue), stderr: .inherit,
+                // The daemon stops it: a SIGTERM or Ctrl-C to the daemon's group must not reach it first and
+                // look like a crash.
+                ownProcessGroup: true
+            )
+            return Started(pid: pid, input: toChild.write, output: fromChild.read)
         } catch {
             throw LightShowError("web: cannot start the web server: \(error)", exitStatus: .ioError)
         }
@@ -218,7 +208,7 @@ final class WebServerProcess: Sendable {
     /// `lightshow-web` beside this executable (a build tree), else in `../libexec/lightshow/` (an installed tree).
     static func executable() throws(LightShowError) -> String {
         guard let resolved = realpath("/proc/self/exe", nil) else {
-            throw LightShowError("web: cannot find this executable (/proc/self/exe): \(String(cString: strerror(errno)))", exitStatus: .ioError)
+            throw LightShowError("web: cannot find this executable (/proc/self/exe): \(SystemCallError.current("realpath").message)", exitStatus: .ioError)
         }
         let own = String(cString: resolved)
         free(resolved)

@@ -138,14 +138,14 @@ final class DTLSSession {
     }
 
     private func failure(code: Int32, during step: String) -> DTLSFailure {
-        let systemError = errno
+        let systemError = SystemCallError.current(step)
         let queued = library.takeErrors()
         switch code {
         case SSL_ERROR_ZERO_RETURN:
             return DTLSFailure(.closedByPeer, "the bridge closed the stream")
         case SSL_ERROR_SYSCALL where queued == nil:
-            let reason = systemError == 0 ? "connection closed" : String(cString: strerror(systemError))
-            return DTLSFailure(systemError == ECONNREFUSED ? .unreachable : .network, "\(step): \(reason)")
+            let reason = systemError.code == 0 ? "connection closed" : systemError.message
+            return DTLSFailure(systemError.code == ECONNREFUSED ? .unreachable : .network, "\(step): \(reason)")
         default:
             let text = queued ?? "error \(code)"
             // A peer that can't decrypt our Finished (a wrong key) answers with one of these alerts.

@@ -13,23 +13,25 @@ final class MPDSocket {
     static let maximumReplyLines = 4096
     static let maximumReplyBytes = 1 << 20
 
-    private let fd: Int32
+    private let socket: OwnedDescriptor
+    private var fd: Int32 { socket.rawValue }
     private let wakeFD: Int32
     private var buffer: [UInt8] = []
 
-    private init(fd: Int32, wakeFD: Int32) {
-        self.fd = fd
+    private init(socket: consuming OwnedDescriptor, wakeFD: Int32) {
+        self.socket = socket
         self.wakeFD = wakeFD
     }
-
-    deinit { close(fd) }
 
     /// Connects to `address`, trying each resolved address in turn.
     static func connect(to address: MPDAddress, wakeFD: Int32, timeout: Duration) throws(MPDError) -> MPDSocket {
         switch address {
         case .unix(let path):
-            guard let unixAddress = UnixSocketAddress(path) else {
-                throw .unreachable("socket path \(path) is too long")
+            let unixAddress: UnixSocketAddress
+            do throws(SystemCallError) {
+                unixAddress = try UnixSocket.address(path, for: "socket path")
+            } catch {
+                throw .unreachable(error.operation)
             }
             let result = unixAddress.withSockaddr { sockaddr, length -> Result<MPDSocket, MPDError> in
                 do throws(MPDError) {
@@ -71,18 +73,21 @@ final class MPDSocket {
         family: Int32, protocol proto: Int32, address: UnsafePointer<sockaddr>?, length: socklen_t,
         wakeFD: Int32, timeout: Duration, name: String
     ) throws(MPDError) -> MPDSocket {
-        let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
-        let fd = socket(family, type, proto)
-        guard fd >= 0 else { throw .unreachable("socket: \(errorText())") }
-        let connection = MPDSocket(fd: fd, wakeFD: wakeFD)  // closes fd on every path out
-        if Glibc.connect(fd, address, length) != 0 {
-            guard errno == EINPROGRESS else { throw .unreachable("cannot connect to \(name): \(errorText())") }
+        guard let address else { throw .unreachable("no address for \(name)") }
+        let connection: MPDSocket  // closes its socket on every path out
+        let start: Socket.ConnectStart
+        do throws(SystemCallError) {
+            let socket = try Socket.make(family: family, type: Int32(SOCK_STREAM.rawValue), protocol: proto, nonBlocking: true)
+            let fd = socket.rawValue
+            connection = MPDSocket(socket: socket, wakeFD: wakeFD)
+            start = try Socket.connect(fd, to: address, length: length, name: name)
+        } catch {
+            throw .unreachable(error.operation == "socket" ? "socket: \(error.message)" : "cannot connect to \(name): \(error.message)")
+        }
+        if start == .inProgress {
             try connection.wait(for: Int16(POLLOUT), timeout: timeout)
-            var soError: Int32 = 0
-            var size = socklen_t(MemoryLayout<Int32>.size)
-            getsockopt(fd, SOL_SOCKET, SO_ERROR, &soError, &size)
-            guard soError == 0 else {
-                throw .unreachable("cannot connect to \(name): \(String(cString: strerror(soError)))")
+            if let failure = Socket.pendingError(connection.fd, name: name) {
+                throw .unreachable("cannot connect to \(name): \(failure.message)")
             }
         }
         return connection
@@ -102,7 +107,7 @@ final class MPDSocket {
             case .success(.wrote(let sent)): offset += sent
             case .success(.wouldBlock): try wait(for: Int16(POLLOUT), timeout: timeout)
             case .success(.closed): throw .unreachable("write to MPD failed: the connection was closed")
-            case .failure(let error): throw .unreachable("write to MPD failed: \(String(cString: strerror(error.code)))")
+            case .failure(let error): throw .unreachable("write to MPD failed: \(error.message)")
             }
         }
     }
@@ -125,7 +130,7 @@ final class MPDSocket {
             do throws(SystemCallError) {
                 outcome = try FileDescriptorIO.read(fd, into: &chunk)
             } catch {
-                throw .unreachable("read from MPD failed: \(String(cString: strerror(error.code)))")
+                throw .unreachable("read from MPD failed: \(error.message)")
             }
             switch outcome {
             case .bytes(let count): buffer.append(contentsOf: chunk[..<count])
@@ -158,11 +163,6 @@ final class MPDSocket {
         }
     }
 
-    /// The current `errno` as text.
-    private static func errorText() -> String {
-        String(cString: strerror(errno))
-    }
-
     /// Waits until the socket is ready for `events`; throws `.stopped` when woken, `.interrupted` when
     /// `interruptFD` (if ≥ 0) is readable, `.unreachable` on time-out.
     private func wait(for events: Int16, timeout: Duration?, interruptFD: Int32 = -1) throws(MPDError) {
@@ -172,7 +172,7 @@ final class MPDSocket {
             pollfd(fd: interruptFD, events: Int16(POLLIN), revents: 0),
         ]
         let ready = Poll.wait(&fds, count: fds.count, timeout: timeout)
-        guard ready >= 0 else { throw .unreachable("poll failed: \(Self.errorText())") }
+        guard ready >= 0 else { throw .unreachable("poll failed: \(SystemCallError.current("poll").message)") }
         if fds[1].revents != 0 { throw .stopped }
         if fds[2].revents != 0 { throw .interrupted }
         guard ready > 0 else {

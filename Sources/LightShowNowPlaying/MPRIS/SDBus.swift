@@ -13,7 +13,7 @@ struct SDBusError: Error, CustomStringConvertible {
 
     init(_ operation: String, code: Int32) {
         self.code = code < 0 ? -code : code
-        description = "\(operation): \(String(cString: strerror(self.code)))"
+        description = "\(operation): \(SystemCallError.message(for: self.code))"
     }
 
     /// The peer didn't answer in time.
