@@ -11,28 +11,18 @@ public import LightShowCore
 /// timeout bounds every wait and a whole request.
 public final class ControlClient {
     public let path: String
-    private let fd: Int32
+    private let socket: OwnedDescriptor
+    private var fd: Int32 { socket.rawValue }
     private var buffer: [UInt8] = []
     private var nextID = 1
     /// The timeout set last, seconds; 0 waits for ever.
     private var timeoutSeconds: Double
 
     public init(path: String, timeoutSeconds: Double = 10) throws(SystemCallError) {
-        guard let address = UnixSocketAddress(path) else { throw SystemCallError("connect \(path)", code: ENAMETOOLONG) }
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw SystemCallError("socket") }
-        Self.setTimeout(fd, timeoutSeconds)
-        guard address.withSockaddr({ Glibc.connect(fd, $0, $1) }) == 0 else {
-            let error = SystemCallError("connect \(path)")
-            close(fd)
-            throw error
-        }
-        self.fd = fd
+        socket = try UnixSocket.connect(to: path, timeoutSeconds: timeoutSeconds)
         self.path = path
         self.timeoutSeconds = timeoutSeconds
     }
-
-    deinit { close(fd) }
 
     /// Connects to the daemon at `path`, turning a failure into a message for people: 66 when no daemon listens
     /// there, 74 for any other failure.
@@ -85,17 +75,9 @@ public final class ControlClient {
     /// How long a read or write may wait; nil waits for ever (a subscription's stream).
     public func setTimeout(_ seconds: Double?) {
         timeoutSeconds = seconds ?? 0
-        Self.setTimeout(fd, timeoutSeconds)
+        Socket.setTimeouts(fd, seconds: timeoutSeconds)
     }
 
-    private static func setTimeout(_ fd: Int32, _ seconds: Double) {
-        // Clamped, so no caller's value can trap in the conversion (NaN waits for ever, like 0).
-        let seconds = seconds.isNaN ? 0 : min(max(0, seconds), 1e9)
-        let whole = seconds.rounded(.down)
-        var timeout = timeval(tv_sec: Int(saturating: whole), tv_usec: Int(saturating: (seconds - whole) * 1e6))
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-    }
 
     /// Sends `{"id":N,"cmd":command, …arguments}` and waits for the reply with that id (events a subscribed
     /// connection receives meanwhile are skipped), within the timeout in all: a peer that keeps sending other lines
@@ -107,7 +89,7 @@ public final class ControlClient {
         for member in arguments.members { object[member.key] = member.value }
         try send(JSONValue.object(object).line)
         let deadline = timeoutSeconds > 0 ? MonotonicClock.now() &+ UInt64(min(timeoutSeconds, 1e9) * 1e9) : nil
-        defer { if deadline != nil { Self.setTimeout(fd, timeoutSeconds) } }
+        defer { if deadline != nil { Socket.setTimeouts(fd, seconds: timeoutSeconds) } }
         while true {
             guard let line = try readLine(until: deadline) else {
                 throw SystemCallError("read \(path): connection closed", code: ECONNRESET)
@@ -130,12 +112,12 @@ public final class ControlClient {
 
     /// Tells the server nothing more will be sent; replies still arrive.
     public func finishSending() {
-        shutdown(fd, Int32(SHUT_WR))
+        Socket.shutdownWriting(fd)
     }
 
     /// Ends the connection both ways, waking a read blocked on it (from another thread).
     public func disconnect() {
-        shutdown(fd, Int32(SHUT_RDWR))
+        Socket.shutdownBoth(fd)
     }
 
     /// The next line without its newline; nil at end of stream. Throws on timeout, and once `deadline` (monotonic
@@ -151,7 +133,7 @@ public final class ControlClient {
                 let now = MonotonicClock.now()
                 guard now < deadline else { throw SystemCallError("read \(path): no reply in time", code: EAGAIN) }
                 // At least a millisecond: a zero timeout would wait for ever.
-                Self.setTimeout(fd, max(0.001, Double(deadline - now) / 1e9))
+                Socket.setTimeouts(fd, seconds: max(0.001, Double(deadline - now) / 1e9))
             }
             var chunk = [UInt8](repeating: 0, count: 65_536)
             let outcome: FileDescriptorIO.ReadOutcome

@@ -15,10 +15,13 @@ public enum UnixSocket {
         return address
     }
 
-    /// A blocking, close-on-exec stream socket connected to `path`.
-    public static func connect(to path: String) throws(SystemCallError) -> OwnedDescriptor {
+    /// A blocking, close-on-exec stream socket connected to `path`. With `timeoutSeconds`, its reads and writes
+    /// time out after that long (`Socket.setTimeouts`), and so does the connect itself, which blocks while the
+    /// listener's backlog is full.
+    public static func connect(to path: String, timeoutSeconds: Double? = nil) throws(SystemCallError) -> OwnedDescriptor {
         let address = try address(path, for: "connect")
         let socket = try Socket.make(family: AF_UNIX, type: Int32(SOCK_STREAM.rawValue))
+        if let timeoutSeconds { Socket.setTimeouts(socket.rawValue, seconds: timeoutSeconds) }
         let result = address.withSockaddr { Glibc.connect(socket.rawValue, $0, $1) }
         guard result == 0 else { throw .current("connect \(path)") }
         return socket
