@@ -15,8 +15,8 @@
 /// on its first hop. So for an onset in those bands the near splatter is taken from the short window's own power
 /// under the band, at the youngest lower band's youth. Their levels take off only the `settlingShare` part: on
 /// `accents.sh`'s songs (treble above 1723 Hz) the near part took every kick's, chord's and snare's first hops off the
-/// treble light, whose Spearman r against the band's 20 ms RMS fell from 0.93 to 0.90 without accents; a 1 kHz sine
-/// switched on lifts the treble light to 0.07 at most without it.
+/// treble light, whose Spearman r against the band's 20 ms RMS fell from 0.93 to 0.90 without accents (0.92 without
+/// that part); a 1 kHz sine switched on lifts the treble light to 0.07 at most without it.
 ///
 /// An onset counts as splatter only when it comes from below (`isOwn`): a sound's start spreads downward as flat as
 /// a click does (a 1 kHz sine's start gives the bass band −13 dB of the mid band's power, and so does a click), and
