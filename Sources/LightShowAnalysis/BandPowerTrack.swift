@@ -18,8 +18,6 @@ struct BandPowerTrack {
     /// The most a band's short-window energy is scaled up (a band's edge bins that the short windows spread into
     /// their neighbour's); see above.
     static let maximumScale = 1.5
-    /// The share of a neighbouring band's new energy taken off each band's (see `energies`): −20 dB.
-    static let leakage = 0.01
     /// Energy (mean square) added to both sides of the scale, so silence gives 1 rather than 0 / 0: −120 dB.
     static let floor = 1e-12
 
@@ -55,30 +53,24 @@ struct BandPowerTrack {
     /// Each band's scale, from the last `rescale`: 1 until the meter has measured.
     private(set) var scales = SIMD4<Double>(repeating: 1)
 
-    /// One hop's band powers (mean squares), lanes in `Band.allCases` order.
-    mutating func push(_ powers: SIMD4<Float>) {
+    /// The newest hop's powers less their neighbours' splatter.
+    private var newestOwn = SIMD4<Double>()
+
+    /// One hop's band powers (mean squares, lanes in `Band.allCases` order), as measured, which the scales relate to
+    /// the meter's, and less their neighbours' splatter (`SpillGuard`), which the levels follow.
+    mutating func push(_ powers: SIMD4<Float>, own: SIMD4<Float>) {
         ring[next] = SIMD4<Double>(powers)
         next = (next + 1) % ring.count
+        newestOwn = SIMD4<Double>(own)
     }
 
-    /// The newest hop's band powers scaled: the band energies on time, in `Band.allCases` order.
-    ///
-    /// Less `leakage` times the neighbouring bands' new energy (how far each is over its mean over the long window's
-    /// span): a short window can't tell a sound's first milliseconds from its neighbours', and until the scales have
-    /// seen a new sound they don't correct its spill. Switched on after silence, a 60 Hz sine lit the mid band at
-    /// 0.27 and a 1 kHz one the bass band at 0.41 without this (each band's ceiling sits within `band_spread_db` of
-    /// the loudest), 0.14 and 0.20 with it. Only neighbours: a kick's click in the treble is the kick's own. A steady
-    /// sound has no new energy, so the split of a held tone is the meter's.
+    /// The newest hop's band powers, less their neighbours' splatter, scaled: the band energies on time, in
+    /// `Band.allCases` order. Until the scales have seen a new sound they don't correct its spread, and a short
+    /// window can't tell a sound's first milliseconds from its neighbours': the splatter is taken off first.
     func energies(into energies: inout [Double]) {
-        let newest = ring[(next + ring.count - 1) % ring.count] * scales
-        let settled = weightedMean(longWeights) * scales
-        let new = (newest - settled).replacing(with: 0, where: newest .< settled)
-        // Lanes beyond the bands are 0: each band's neighbours' new energy is the lane below plus the lane above.
-        let neighbours = SIMD4(new[1], new[0] + new[2], new[1] + new[3], new[2])
+        let newest = newestOwn * scales
         energies.removeAll(keepingCapacity: true)
-        for band in 0..<Band.allCases.count {
-            energies.append(max(0, newest[band] - Self.leakage * neighbours[band]))
-        }
+        for band in 0..<Band.allCases.count { energies.append(newest[band]) }
     }
 
     /// The hops' powers weighted by `weights` (oldest first).

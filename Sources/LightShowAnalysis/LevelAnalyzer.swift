@@ -173,7 +173,7 @@ public final class LevelAnalyzer {
 
     /// One detector hop through the level chain.
     private func stepLevels() {
-        track.push(detector.bandPowers)
+        track.push(detector.bandPowers, own: detector.ownBandPowers)
         track.energies(into: &hopEnergies)
         hopResult = processor.process(
             meanSquares: hopEnergies, rmsDBFS: Decibels.fromPower(detector.hopMeanSquare),

@@ -138,6 +138,8 @@ public final class OnsetDetector {
     /// Whether the window was sounding on each of the last `longPastHops` hops (a ring of bits; the oldest next).
     private var wasSounding: UInt8 = 0
     private var wasSoundingIndex = 0
+    /// What of each band's power is its neighbours' splatter: no onset from it, and the levels without it.
+    private var spill: SpillGuard
 
     public init(sampleRate: Int, bands: BandsSettings, accents: AccentSettings, silenceThresholdDBFS: Double) {
         self.sampleRate = max(1, sampleRate)
@@ -174,6 +176,7 @@ public final class OnsetDetector {
         recentSums.initialize(repeating: 0, count: bandCount)
         lastOnsets.initialize(repeating: -Double.infinity, count: bandCount)
         untilHop = length / Self.hopsPerWindow
+        spill = SpillGuard(span: length, hop: length / Self.hopsPerWindow)
         setBands(bands)
         setAccents(accents, silenceThresholdDBFS: silenceThresholdDBFS)
     }
@@ -224,10 +227,10 @@ public final class OnsetDetector {
     private(set) var hopMeanSquare: Double = 0
 
     /// Each band's mean square in its window on the last hop (lanes in `Band.allCases` order, the fourth 0): the
-    /// band energy of the last 21 ms (5 ms in the short window), which `BandPowerTrack` puts the levels on time by.
-    var bandPowers: SIMD4<Float> {
-        SIMD4(powers[0], powers[1], powers[2], 0)
-    }
+    /// band energy of the last 21 ms (5 ms in the short window), which `BandPowerTrack` puts the levels on time by;
+    /// and the same less its neighbours' splatter (`SpillGuard`).
+    var bandPowers: SIMD4<Float> { spill.powers }
+    var ownBandPowers: SIMD4<Float> { spill.ownPowers }
 
     /// The newest `count` samples of `history` (`count` at most `samplesUntilHop`) are new, the first of them
     /// sample `firstSample` of the timeline: appends the onsets decided on the hop they complete to `onsets`.
@@ -270,6 +273,7 @@ public final class OnsetDetector {
             return LevelAnalyzer.sumOfSquares(UnsafeBufferPointer(start: end - hop, count: hop))
         }
         hopMeanSquare = Double(squares) / Double(hop)
+        spill.push(SIMD4(powers[0], powers[1], powers[2], 0), shortPowerBelow: short.powerBelow, shortBands: shortBands)
         let level = Double(FastDecibels.of(max(windowMeanSquare(newest: squares), 1e-20)))
         let sounding = level >= silenceThresholdDBFS
         let bit: UInt8 = 1 << wasSoundingIndex
@@ -278,7 +282,7 @@ public final class OnsetDetector {
         wasSoundingIndex = (wasSoundingIndex + 1) % Self.longPastHops
         for band in 0..<Band.allCases.count {
             let mayDecide = sounding && (settled || shortBands & (1 << band) != 0)
-            pick(band: band, value: values[band], time: time, mayDecide: mayDecide, into: &onsets)
+            pick(band: band, value: values[band], time: time, mayDecide: mayDecide, splatter: !spill.isOwn(band), into: &onsets)
         }
         recentIndex = (recentIndex + 1) % meanLength
     }
@@ -293,16 +297,21 @@ public final class OnsetDetector {
         return squares / Float(size)
     }
 
-    private func pick(band: Int, value: Float, time: Double, mayDecide: Bool, into onsets: inout [Onset]) {
+    /// With `splatter`, the band's rise is its neighbours' start: no onset, and the rise still counts as new on the
+    /// first hop that is the band's own (a snare struck with a kick is found once the kick's start has passed).
+    private func pick(
+        band: Int, value: Float, time: Double, mayDecide: Bool, splatter: Bool, into onsets: inout [Onset]
+    ) {
         let slot = band * meanLength + recentIndex
         let mean = Float(recentSums[band] / Double(meanLength))
         let threshold = (mean + Self.thresholdDB) / max(sensitivities[band], 1e-3)
         let previous = previousValues[band]
-        if mayDecide, value >= threshold, previous < threshold, time - lastOnsets[band] >= Self.minimumGap - 1e-9 {
+        if mayDecide, !splatter, value >= threshold, previous < threshold,
+            time - lastOnsets[band] >= Self.minimumGap - 1e-9 {
             lastOnsets[band] = time
             onsets.append(Onset(time: time, band: Band.allCases[band], strength: 1 - exp(-value / Self.strengthScaleDB)))
         }
-        previousValues[band] = value
+        if !splatter { previousValues[band] = value }
         recentSums[band] += Double(value) - Double(recent[slot])
         recent[slot] = value
     }

@@ -147,6 +147,10 @@ final class SpectralFlux {
         return total
     }
 
+    /// The mean square under its lowest band (from bin 1) on the last `measure`: in the short window, what a lower
+    /// band's start can splatter into its bands from (`SpillGuard`).
+    private(set) var powerBelow: Float = 0
+
     /// Windows `samples` (`size` of them), transforms them, writes each band's mean square into `powers` and fills
     /// `levels` (dB) over `binSpan`.
     private func transform(_ samples: UnsafePointer<Float>, powers: UnsafeMutablePointer<Float>) {
@@ -165,6 +169,10 @@ final class SpectralFlux {
         if spacing > 1 { (input + size).update(repeating: 0, count: fft.size - size) }
         fft.execute()
         let (scale, span) = (SIMD8<Float>(repeating: powerScale), binSpan)
+        // The bins under the span are free in `levels`; the span's own powers overwrite its first bin below.
+        let below = 1..<(span.lowerBound + 1)
+        fft.power(bins: below, spacing: spacing, into: levels)
+        powerBelow = below.count > 0 ? Self.sum(levels, below) * powerScale : 0
         // The powers land in `levels` and become dB in place.
         fft.power(bins: span, spacing: spacing, into: levels)
         for band in 0..<Band.allCases.count where bandLower[band] < bandUpper[band] {
