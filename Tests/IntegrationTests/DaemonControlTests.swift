@@ -36,6 +36,11 @@ import Glibc
         let fixture = try Fixture("ls-daemon-ctl")
         let daemon = fixture.daemon
         #expect(await fixture.started(), "\(daemon.log)")
+        // Playing comes with the input's start; the capture counts as running once its first block is in.
+        let running = await OffPool.until(timeout: 30) {
+            (try? ControlClient(path: daemon.socketPath, timeoutSeconds: 30).request("status"))?["result"]?["capture"] == "running"
+        }
+        #expect(running, "\(daemon.log)")
 
         let status = try await daemon.ctl(["status"])
         #expect(status.status == 0, "\(status.stderr)")
