@@ -67,7 +67,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingUserErrors {
-            var configuration = try global.loadConfiguration()
+            var configuration = try await global.loadConfiguration()
             try configuration.apply(inputFlags)
             player.apply(to: &configuration)
             try await analyze(configuration)

@@ -75,12 +75,13 @@ struct WatchCommand: AsyncParsableCommand {
     }
 
     private func watch() async throws -> TerminalViewer.Outcome {
-        var configuration = try global.loadConfiguration()
+        var configuration = try await global.loadConfiguration()
         try source.apply(to: &configuration)
         let environment = ProcessInfo.processInfo.environment
         var remote: RemoteShowFeed?
         if source.connect {
-            remote = try await RemoteShowFeed.attach(path: global.controlSocketPath(explicit: source.socket), framesPerSecond: fps)
+            let path = try await global.controlSocketPath(explicit: source.socket)
+            remote = try await RemoteShowFeed.attach(path: path, framesPerSecond: fps)
         }
         let subscription = remote?.subscription
         let session = try TerminalSession()
