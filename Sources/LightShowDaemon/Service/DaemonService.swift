@@ -95,6 +95,30 @@ public final class DaemonService: Service, Sendable {
         self.logger = logger
     }
 
+    /// `init` on a thread of its own, for async callers: reading the config (and the parser's probe process), the
+    /// lights' host-name lookups, the MQTT password file and the group database all block. `socketGroupName` is
+    /// `--socket-group`, looked up first: a name with no group is a usage error (exit 64).
+    public static func make(
+        configurationSource: DaemonConfigurationSource,
+        environment: [String: String],
+        framesPerSecond: Double = 60,
+        socketGroupName: String? = nil,
+        logger: Logger = Logger(label: "lightshow.daemon")
+    ) async throws -> DaemonService {
+        try await DedicatedThread.complete(name: "ls-daemon-init") {
+            let group = try socketGroupName.map { name in
+                guard let gid = ControlSocketPath.groupID(named: name) else {
+                    throw LightShowError("--socket-group: no group named '\(SafeText.sanitized(name, limit: 40))'", exitStatus: .usage)
+                }
+                return gid
+            }
+            return try DaemonService(
+                configurationSource: configurationSource, environment: environment, framesPerSecond: framesPerSecond,
+                socketGroup: group, logger: logger
+            )
+        }
+    }
+
     public func run() async throws {
         let configuration = state.configuration
         reloads.start { [self] in await apply($0) }
