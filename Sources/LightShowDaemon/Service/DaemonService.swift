@@ -125,16 +125,20 @@ public final class DaemonService: Service, Sendable {
         defer { reloads.stop() }
         let server: ControlServer<DaemonControlHandler>
         do {
-            let madeDirectory = try ControlSocketPath.prepareDirectory(for: socketPath)
-            server = try ControlServer(
-                path: socketPath, handler: DaemonControlHandler(daemon: self),
-                options: .init(maxClients: configuration.control.maxClients, idleSeconds: configuration.control.idleTimeoutSeconds),
-                events: events
-            )
-            if let socketGroup {
-                // The default places are the daemon's own directories; a configured one only if made just now.
-                let ownsDirectory = madeDirectory || configuration.control.socket.isEmpty
-                try ControlSocketPath.share(socketPath, withGroup: socketGroup, directoryToo: ownsDirectory)
+            // Directories, the socket and its owner: system calls, on a thread of their own.
+            server = try await DedicatedThread.complete(name: "ls-control-open") { [self] in
+                let madeDirectory = try ControlSocketPath.prepareDirectory(for: socketPath)
+                let server = try ControlServer(
+                    path: socketPath, handler: DaemonControlHandler(daemon: self),
+                    options: .init(maxClients: configuration.control.maxClients, idleSeconds: configuration.control.idleTimeoutSeconds),
+                    events: events
+                )
+                if let socketGroup {
+                    // The default places are the daemon's own directories; a configured one only if made just now.
+                    let ownsDirectory = madeDirectory || configuration.control.socket.isEmpty
+                    try ControlSocketPath.share(socketPath, withGroup: socketGroup, directoryToo: ownsDirectory)
+                }
+                return server
             }
         } catch {
             throw LightShowError("control socket \(socketPath): \(error)", exitStatus: .ioError)
@@ -162,8 +166,6 @@ public final class DaemonService: Service, Sendable {
         )
         subscriberDelay.withLock { $0 = subscribers }
         defer { subscribers.close() }
-        // At shutdown the lights go black and sACN receivers are told the stream ended.
-        defer { lights.shutdown() }
         let hangups = await UnixSignalsSequence(trapping: .sighup)
         await withDiscardingTaskGroup { group in
             group.addTask { [self] in
@@ -198,6 +200,17 @@ public final class DaemonService: Service, Sendable {
             group.cancelAll()
         }
         await web.stop()
+        await stopLights()
+    }
+
+    /// The lights go black and sACN receivers are told the stream ended. That waits for the lights' thread (up to
+    /// its stop limits): on a thread of its own, else here, since the lights must go dark either way.
+    private func stopLights() async {
+        do {
+            try await DedicatedThread.complete(name: "ls-lights-stop") { [lights] in lights.shutdown() }
+        } catch {
+            lights.shutdown()
+        }
     }
 
     /// Runs in a `ServiceGroup` that shuts the daemon down gracefully on SIGTERM or SIGINT.
