@@ -225,9 +225,10 @@ public final class ShowEngine: Sendable {
         } catch {
             failure = error
         }
-        // The input is over (ended, limited, cancelled or failed): stop, and for a recording, fade out.
+        // The input is over (ended, limited, cancelled or failed): stop, and for a recording, fade out. The last
+        // frames go to sinks that may wait (a recorder's full queue, a slow reader of stdout): on a thread of their own.
         do {
-            try show.handle { loop, actions in loop.finish(&actions) }
+            try await DedicatedThread.complete(name: "ls-show-end") { try show.handle { loop, actions in loop.finish(&actions) } }
         } catch {
             show.fail(error)
         }

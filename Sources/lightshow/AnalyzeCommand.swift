@@ -3,6 +3,7 @@ import LightShowAudio
 import LightShowCore
 import LightShowEngine
 import LightShowNowPlaying
+import LightShowSystem
 
 /// `--format` values; mirrors `AnalysisOutputFormat` so the core type needs no ArgumentParser conformance.
 enum AnalyzeFormatOption: String, CaseIterable, ExpressibleByArgument {
@@ -67,7 +68,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingUserErrors {
-            var configuration = try global.loadConfiguration()
+            var configuration = try await global.loadConfiguration()
             try configuration.apply(inputFlags)
             player.apply(to: &configuration)
             try await analyze(configuration)
@@ -75,27 +76,32 @@ struct AnalyzeCommand: AsyncParsableCommand {
     }
 
     private func analyze(_ configuration: Configuration) async throws {
-        let source = try AudioSources.open(
-            configuration.input.source,
-            pcmFormat: configuration.input.pcmFormat,
-            pacing: realtime ? .realtime : .natural
-        )
-        let engine = ShowEngine(
-            source: source, configuration: configuration, options: .init(framesPerSecond: framesPerSecond),
-            player: try NowPlayingSources.make(configuration)
-        )
         let formatter = AnalysisLineFormatter(format: format.outputFormat)
-        let writer = StandardOutputWriter(immediate: source.isLive || realtime)
-        if let header = formatter.header {
-            writer.buffer.append(contentsOf: header.utf8)
-            try writer.frameDone()
+        // Opening the input (a pulse input waits up to 3 s for its server) and writing to stdout block: on a thread of
+        // their own.
+        let (source, player, writer) = try await DedicatedThread.complete(name: "ls-analyze-open") { [self] in
+            let source = try AudioSources.open(
+                configuration.input.source,
+                pcmFormat: configuration.input.pcmFormat,
+                pacing: realtime ? .realtime : .natural
+            )
+            let player = try NowPlayingSources.make(configuration)
+            let writer = StandardOutputWriter(immediate: source.isLive || realtime)
+            if let header = formatter.header {
+                writer.buffer.append(contentsOf: header.utf8)
+                try writer.frameDone()
+            }
+            return (source, player, writer)
         }
+        let engine = ShowEngine(
+            source: source, configuration: configuration, options: .init(framesPerSecond: framesPerSecond), player: player
+        )
         do {
             try await engine.run([AnalyzeOutput(formatter: formatter, writer: writer)])
         } catch is OutputClosed {
             return
         }
-        try writer.flush()
+        try await DedicatedThread.complete(name: "ls-analyze-out") { try writer.flush() }
     }
 }
 

@@ -48,7 +48,8 @@ struct ConfigCheckCommand: AsyncParsableCommand {
                 print("no config file found; the built-in defaults apply")
                 return
             }
-            let report = try ConfigurationLoader.read(file: path)
+            // The file, and the parser's probe in a child process, block: on a thread of their own.
+            let report = try await DedicatedThread.complete(name: "ls-config") { try ConfigurationLoader.read(file: path) }
             for diagnostic in report.diagnostics {
                 print(diagnostic.formatted(file: path))
             }

@@ -66,7 +66,7 @@ struct CtlCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingUserErrors {
             let exchange = Exchange(
-                path: try global.controlSocketPath(explicit: socket), command: command, fps: fps, json: json,
+                path: try await global.controlSocketPath(explicit: socket), command: command, fps: fps, json: json,
                 timeoutSeconds: DurationText.seconds(parsing: timeout) ?? 10
             )
             // The client blocks: it waits on a thread of its own, never on the cooperative pool.

@@ -71,15 +71,9 @@ struct DaemonCommand: AsyncParsableCommand {
             var logger = Logger(label: "lightshow.daemon")
             // The service's own milestones (ready, reloads, reopened inputs) belong in the journal.
             if ProcessInfo.processInfo.environment["LIGHTSHOW_LOG"] == nil { logger.logLevel = .info }
-            let group = try socketGroup.map { name in
-                guard let gid = ControlSocketPath.groupID(named: name) else {
-                    throw LightShowError("--socket-group: no group named '\(SafeText.sanitized(name, limit: 40))'", exitStatus: .usage)
-                }
-                return gid
-            }
-            let daemon = try DaemonService(
+            let daemon = try await DaemonService.make(
                 configurationSource: source, environment: ProcessInfo.processInfo.environment,
-                framesPerSecond: fps, socketGroup: group, logger: logger
+                framesPerSecond: fps, socketGroupName: socketGroup, logger: logger
             )
             try await daemon.runUntilSignalled()
         }

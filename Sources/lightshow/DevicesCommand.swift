@@ -1,6 +1,7 @@
 import ArgumentParser
 import LightShowAudio
 import LightShowCore
+import LightShowSystem
 
 struct DevicesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -22,7 +23,9 @@ struct DevicesCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
-        print((pulseLines() + [""] + alsaLines()).joined(separator: "\n"))
+        // Asking the sound server and ALSA blocks (a server that is slow to answer): on a thread of its own.
+        let lines = try await DedicatedThread.complete(name: "ls-devices") { [self] in pulseLines() + [""] + alsaLines() }
+        print(lines.joined(separator: "\n"))
     }
 
     private func pulseLines() -> [String] {

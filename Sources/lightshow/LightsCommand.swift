@@ -54,7 +54,7 @@ struct LightsTestCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingUserErrors {
-            let configuration = try global.loadConfiguration()
+            let configuration = try await global.loadConfiguration()
             let lights = configuration.lights
             guard !lights.isEmpty else {
                 throw LightShowError("no [[lights]] configured in \(global.configFile ?? "the built-in defaults")", exitStatus: .config)
@@ -155,7 +155,7 @@ struct LightsMeasureCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingUserErrors {
-            let configuration = try global.loadConfiguration()
+            let configuration = try await global.loadConfiguration()
             let script = try levels.map(Self.readLevels)
             let count = script?.count ?? Int((seconds * fps).rounded())
             let stop = script.map { Double($0.count) / fps } ?? stopAfter.map { min($0, seconds) }

@@ -71,7 +71,7 @@ struct RecordCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingUserErrors {
-            var configuration = try global.loadConfiguration()
+            var configuration = try await global.loadConfiguration()
             try source.apply(to: &configuration)
             guard let frameSize = FrameSize(parsing: size) else {
                 throw LightShowError("--size '\(size)': expected \(FrameSize.expectedSyntax)", exitStatus: .usage)
@@ -81,7 +81,7 @@ struct RecordCommand: AsyncParsableCommand {
                 force: force, configuration: configuration
             )
             if source.connect {
-                let session = ConnectedRecordSession(socketPath: try global.controlSocketPath(explicit: source.socket), plan: plan)
+                let session = ConnectedRecordSession(socketPath: try await global.controlSocketPath(explicit: source.socket), plan: plan)
                 return try await record { try await session.run() }
             }
             let session = RecordSession(plan)

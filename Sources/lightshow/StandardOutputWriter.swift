@@ -8,8 +8,9 @@ import Glibc
 /// Collects output bytes and sends them to fd 1: at once for live input (every frame as soon as it
 /// is computed), in large batches for offline files (speed).
 /// A reader that went away (EPIPE, e.g. `| head`; `main` ignores SIGPIPE) is not an error: `isClosed` becomes true
-/// and the caller stops.
-final class StandardOutputWriter {
+/// and the caller stops. Used by one thread at a time (the thread that opens a command's output hands it on, then the
+/// engine's sink), which is what makes the unchecked Sendable safe.
+final class StandardOutputWriter: @unchecked Sendable {
     /// Offline batches are flushed at this size.
     static let batchBytes = 64 * 1024
 

@@ -75,43 +75,21 @@ struct WatchCommand: AsyncParsableCommand {
     }
 
     private func watch() async throws -> TerminalViewer.Outcome {
-        var configuration = try global.loadConfiguration()
+        var configuration = try await global.loadConfiguration()
         try source.apply(to: &configuration)
-        let environment = ProcessInfo.processInfo.environment
         var remote: RemoteShowFeed?
         if source.connect {
-            remote = try await RemoteShowFeed.attach(path: global.controlSocketPath(explicit: source.socket), framesPerSecond: fps)
+            let path = try await global.controlSocketPath(explicit: source.socket)
+            remote = try await RemoteShowFeed.attach(path: path, framesPerSecond: fps)
         }
         let subscription = remote?.subscription
-        let session = try TerminalSession()
-        let marker = HelpMarker(environment: environment)
-        // A palette from TERM may undersell the terminal (xterm): ask it, unless --color said.
-        let depth = TerminalColorQuery.depth(detected: TerminalColorDepth.detect(environment: environment, override: color.depth)) {
-            guard color == .auto else { return [] }
-            session.enter()
-            return session.ask($0, timeout: TerminalColorQuery.timeoutNanoseconds) { TerminalColorQuery.read($0) != .incomplete }
+        // The terminal (its settings, the colour query's answer, terminfo, the help marker) and the input block: on a
+        // thread of their own.
+        let (session, viewer, local) = try await DedicatedThread.complete(name: "ls-watch-open") { [self, configuration, remote] in
+            try prepare(configuration, remote: remote)
         }
-        let options = TerminalViewer.Options(
-            framesPerSecond: fps,
-            depth: depth,
-            style: Scene.Style(configuration),
-            showHelp: !marker.wasShown,
-            erasesRuns: TerminfoLookup.entry(environment: environment)?.backColorErase ?? false
-        )
-        if options.showHelp { marker.markShown() }
-
-        let feed: any ShowFeed
         let pipeline: Task<Void, any Error>
-        if let remote {
-            feed = remote
-            pipeline = Task {}
-        } else {
-            let source = try openSource(configuration)
-            let local = EngineShowFeed(
-                source: source, configuration: configuration, framesPerSecond: fps,
-                player: try NowPlayingSources.make(configuration)
-            )
-            feed = local
+        if let local {
             pipeline = Task {
                 do {
                     try await local.run()
@@ -121,9 +99,10 @@ struct WatchCommand: AsyncParsableCommand {
                     throw error
                 }
             }
+        } else {
+            pipeline = Task {}
         }
         defer { subscription?.close() }
-        let viewer = try TerminalViewer(session: session, feed: feed, options: options)
         let outcome = try await DedicatedThread.run(name: "ls-watch") {
             let outcome = viewer.run()
             // The terminal is restored; die by the signal as the shell expects (exit status 128+n). From this thread,
@@ -148,6 +127,38 @@ struct WatchCommand: AsyncParsableCommand {
             throw error
         }
         return outcome
+    }
+
+    /// The terminal taken over, the viewer on it, and the local show feeding it (nil with `remote`). Blocks.
+    private func prepare(
+        _ configuration: Configuration, remote: RemoteShowFeed?
+    ) throws -> (TerminalSession, TerminalViewer, EngineShowFeed?) {
+        let environment = ProcessInfo.processInfo.environment
+        let session = try TerminalSession()
+        let marker = HelpMarker(environment: environment)
+        // A palette from TERM may undersell the terminal (xterm): ask it, unless --color said.
+        let depth = TerminalColorQuery.depth(detected: TerminalColorDepth.detect(environment: environment, override: color.depth)) {
+            guard color == .auto else { return [] }
+            session.enter()
+            return session.ask($0, timeout: TerminalColorQuery.timeoutNanoseconds) { TerminalColorQuery.read($0) != .incomplete }
+        }
+        let options = TerminalViewer.Options(
+            framesPerSecond: fps,
+            depth: depth,
+            style: Scene.Style(configuration),
+            showHelp: !marker.wasShown,
+            erasesRuns: TerminfoLookup.entry(environment: environment)?.backColorErase ?? false
+        )
+        if options.showHelp { marker.markShown() }
+
+        if let remote {
+            return (session, try TerminalViewer(session: session, feed: remote, options: options), nil)
+        }
+        let local = EngineShowFeed(
+            source: try openSource(configuration), configuration: configuration, framesPerSecond: fps,
+            player: try NowPlayingSources.make(configuration)
+        )
+        return (session, try TerminalViewer(session: session, feed: local, options: options), local)
     }
 
     /// Opens the input; a capture device that won't open gets a hint towards inputs that need none.

@@ -25,28 +25,12 @@ import TestSupport
         #expect(try await OffPool.run { held.pop(until: MonotonicClock.now() &+ 30_000_000_000) != nil })
 
         // As many shutdowns as the pool has threads; then, off the pool, a task that needs a pool thread.
-        let width = ProcessInfo.processInfo.activeProcessorCount
-        let calling = BoundedQueue<Void>(capacity: width)
-        let probe = BoundedQueue<Void>(capacity: 1)
-        let poolWasFree = BoundedQueue<Bool>(capacity: 1)
-        try DedicatedThread.start(name: "ls-test-watch") {
-            let deadline = MonotonicClock.now() &+ 10_000_000_000
-            var started = 0
-            while started < width, calling.pop(until: deadline) != nil { started += 1 }
-            Task.detached { _ = probe.tryPush(()) }
-            _ = poolWasFree.tryPush(probe.pop(until: MonotonicClock.now() &+ 5_000_000_000) != nil)
-            _ = gate.tryPush(())  // let the loop go, whatever happened
+        let calling = BoundedQueue<Void>(capacity: CooperativePool.width)
+        let free = try await CooperativePool.staysFree(reached: calling, release: { _ = gate.tryPush(()) }) {
+            _ = calling.tryPush(())
+            server.shutdown()
         }
-        await withTaskGroup(of: Void.self) { group in
-            for _ in 0..<width {
-                group.addTask {
-                    _ = calling.tryPush(())
-                    server.shutdown()
-                }
-            }
-        }
-        let free = try await OffPool.run { poolWasFree.pop(until: MonotonicClock.now() &+ 30_000_000_000) ?? nil }
-        #expect(free == true, "a task waited for a pool thread while shutdown ran on every one")
+        #expect(free, "a task waited for a pool thread while shutdown ran on every one")
         // Gone at once, and the loop ends (closing the client) once let go; stopped() hears of it.
         #expect(access(fixture.path, F_OK) != 0)
         await server.stopped()

@@ -89,9 +89,10 @@ final class DaemonMQTT: Sendable {
     /// and disconnects. A broker that is away is retried in the background; the daemon never waits for it.
     func run(handler: some ControlCommandHandler, inputs: [String], status: @escaping @Sendable () -> DaemonStatus) async {
         do {
-            try connection.start()
+            // Loading libmosquitto (dlopen reads it from disk) blocks: on a thread of its own.
+            try await DedicatedThread.complete(name: "ls-mqtt-start") { [connection] in try connection.start() }
         } catch {
-            logger.error("\(error.message); MQTT is off")
+            logger.error("\((error as? LightShowError)?.message ?? "\(error)"); MQTT is off")
             return
         }
         connection.publish(MQTTMessage(topic: topics.availability, text: HomeAssistantState.online, retain: true))

@@ -95,22 +95,50 @@ public final class DaemonService: Service, Sendable {
         self.logger = logger
     }
 
+    /// `init` on a thread of its own, for async callers: reading the config (and the parser's probe process), the
+    /// lights' host-name lookups, the MQTT password file and the group database all block. `socketGroupName` is
+    /// `--socket-group`, looked up first: a name with no group is a usage error (exit 64).
+    public static func make(
+        configurationSource: DaemonConfigurationSource,
+        environment: [String: String],
+        framesPerSecond: Double = 60,
+        socketGroupName: String? = nil,
+        logger: Logger = Logger(label: "lightshow.daemon")
+    ) async throws -> DaemonService {
+        try await DedicatedThread.complete(name: "ls-daemon-init") {
+            let group = try socketGroupName.map { name in
+                guard let gid = ControlSocketPath.groupID(named: name) else {
+                    throw LightShowError("--socket-group: no group named '\(SafeText.sanitized(name, limit: 40))'", exitStatus: .usage)
+                }
+                return gid
+            }
+            return try DaemonService(
+                configurationSource: configurationSource, environment: environment, framesPerSecond: framesPerSecond,
+                socketGroup: group, logger: logger
+            )
+        }
+    }
+
     public func run() async throws {
         let configuration = state.configuration
         reloads.start { [self] in await apply($0) }
         defer { reloads.stop() }
         let server: ControlServer<DaemonControlHandler>
         do {
-            let madeDirectory = try ControlSocketPath.prepareDirectory(for: socketPath)
-            server = try ControlServer(
-                path: socketPath, handler: DaemonControlHandler(daemon: self),
-                options: .init(maxClients: configuration.control.maxClients, idleSeconds: configuration.control.idleTimeoutSeconds),
-                events: events
-            )
-            if let socketGroup {
-                // The default places are the daemon's own directories; a configured one only if made just now.
-                let ownsDirectory = madeDirectory || configuration.control.socket.isEmpty
-                try ControlSocketPath.share(socketPath, withGroup: socketGroup, directoryToo: ownsDirectory)
+            // Directories, the socket and its owner: system calls, on a thread of their own.
+            server = try await DedicatedThread.complete(name: "ls-control-open") { [self] in
+                let madeDirectory = try ControlSocketPath.prepareDirectory(for: socketPath)
+                let server = try ControlServer(
+                    path: socketPath, handler: DaemonControlHandler(daemon: self),
+                    options: .init(maxClients: configuration.control.maxClients, idleSeconds: configuration.control.idleTimeoutSeconds),
+                    events: events
+                )
+                if let socketGroup {
+                    // The default places are the daemon's own directories; a configured one only if made just now.
+                    let ownsDirectory = madeDirectory || configuration.control.socket.isEmpty
+                    try ControlSocketPath.share(socketPath, withGroup: socketGroup, directoryToo: ownsDirectory)
+                }
+                return server
             }
         } catch {
             throw LightShowError("control socket \(socketPath): \(error)", exitStatus: .ioError)
@@ -138,8 +166,6 @@ public final class DaemonService: Service, Sendable {
         )
         subscriberDelay.withLock { $0 = subscribers }
         defer { subscribers.close() }
-        // At shutdown the lights go black and sACN receivers are told the stream ended.
-        defer { lights.shutdown() }
         let hangups = await UnixSignalsSequence(trapping: .sighup)
         await withDiscardingTaskGroup { group in
             group.addTask { [self] in
@@ -174,6 +200,17 @@ public final class DaemonService: Service, Sendable {
             group.cancelAll()
         }
         await web.stop()
+        await stopLights()
+    }
+
+    /// The lights go black and sACN receivers are told the stream ended. That waits for the lights' thread (up to
+    /// its stop limits): on a thread of its own, else here, since the lights must go dark either way.
+    private func stopLights() async {
+        do {
+            try await DedicatedThread.complete(name: "ls-lights-stop") { [lights] in lights.shutdown() }
+        } catch {
+            lights.shutdown()
+        }
     }
 
     /// Runs in a `ServiceGroup` that shuts the daemon down gracefully on SIGTERM or SIGINT.

@@ -77,7 +77,10 @@ final class DaemonWeb: Sendable {
         var token: String? = settings.token.isEmpty ? nil : settings.token
         if !settings.tokenFile.isEmpty {
             do {
-                token = try SecretFile.firstLine(of: settings.tokenFile, key: "web.token_file", what: "the token")
+                // A file read blocks (a slow disk, a FIFO): on a thread of its own.
+                token = try await DedicatedThread.run(name: "ls-web-token") { [path = settings.tokenFile] () throws(LightShowError) in
+                    try SecretFile.firstLine(of: path, key: "web.token_file", what: "the token")
+                }
             } catch {
                 await keep(running)
                 throw error

@@ -39,10 +39,17 @@ final class WebServerProcess: Sendable {
     static func start(
         executable: String, settings: WebProcessSettings, onExit: @escaping @Sendable (ChildProcess.Ending) -> Void
     ) async throws(LightShowError) -> WebServerProcess {
-        let started = try spawn(executable)
-        let pid = started.pid
-        let input = started.input.release()
-        let output = started.output.release()
+        // Starting a process blocks until the child has run its program: on a thread of its own, waited for to the end,
+        // since a process started must not be left behind.
+        let (pid, input, output): (pid_t, Int32, Int32)
+        do {
+            (pid, input, output) = try await DedicatedThread.complete(name: "ls-web-spawn") {
+                let started = try spawn(executable)
+                return (started.pid, started.input.release(), started.output.release())
+            }
+        } catch {
+            throw error as? LightShowError ?? LightShowError("web: cannot start the web server: \(error)", exitStatus: .ioError)
+        }
         let answer: Handshake
         do {
             // Both the write and the read block: on a thread of their own.
