@@ -1,5 +1,11 @@
 import LightShowCore
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Brings the band meter's energies on time: the onset detector's short windows, measured every hop (≈ 2.9 ms), give
 /// each band's energy of the last few milliseconds; the meter's long window gives its energy accurately split at the
 /// crossovers but centred some 46 ms in the past. Each band's energy on each hop is the short windows' newest,
@@ -20,6 +26,15 @@ struct BandPowerTrack {
     static let maximumScale = 1.5
     /// Energy (mean square) added to both sides of the scale, so silence gives 1 rather than 0 / 0: −120 dB.
     static let floor = 1e-12
+    /// The long window's energy is centred 11.6 ms back (1024 points at 44.1 kHz): each long-window band's energy is
+    /// carried on along its trend, times (its power now over its power `trendHops` back)^`trendGain`, within
+    /// `largestTrend` either way: in dB, half the change of the last two hops (5.8 ms at 44.1 kHz) added on. A
+    /// steady sound is unchanged. On `accents.sh`'s songs without accents the bass light's best lag went from 12 to
+    /// 9 ms (mid 10 → 9) and its Spearman r at zero lag from 0.82 to 0.85; a gain of 1 was no sooner and r 0.84. The
+    /// short window (5.8 ms) is on time already: carried on, the treble light's r fell from 0.92 to 0.91.
+    static let trendHops = 2
+    static let trendGain = 0.5
+    static let largestTrend = 4.0
 
     /// Per hop, oldest first: the share of the long and of the short window's Σ w² (energy weighting) it holds,
     /// over the newest `longWeights.count` hops.
@@ -55,10 +70,18 @@ struct BandPowerTrack {
 
     /// The newest hop's powers less their neighbours' splatter.
     private var newestOwn = SIMD4<Double>()
+    /// The bands measured in the long window (a bit each, `Band.allCases` order), whose energies are carried on
+    /// along their trend (see `trendGain`).
+    private var predicted: UInt8 = 0
+    /// Pushes until the ring holds `trendHops` hops measured in the bands as they are now (`bandsChanged`).
+    private var untilTrend = 0
 
     /// One hop's band powers (mean squares, lanes in `Band.allCases` order), as measured, which the scales relate to
-    /// the meter's, and less their neighbours' splatter (`SpillGuard`), which the levels follow.
-    mutating func push(_ powers: SIMD4<Float>, own: SIMD4<Float>) {
+    /// the meter's, and less their neighbours' splatter (`SpillGuard`), which the levels follow; `longBands`, the
+    /// bands measured in the detector's long window (a bit each).
+    mutating func push(_ powers: SIMD4<Float>, own: SIMD4<Float>, longBands: UInt8) {
+        predicted = untilTrend > 0 ? 0 : longBands
+        untilTrend = max(0, untilTrend - 1)
         ring[next] = SIMD4<Double>(powers)
         next = (next + 1) % ring.count
         newestOwn = SIMD4<Double>(own)
@@ -68,9 +91,23 @@ struct BandPowerTrack {
     /// `Band.allCases` order. Until the scales have seen a new sound they don't correct its spread, and a short
     /// window can't tell a sound's first milliseconds from its neighbours': the splatter is taken off first.
     func energies(into energies: inout [Double]) {
-        let newest = newestOwn * scales
+        var newest = newestOwn * scales
+        let count = ring.count
+        let now = ring[(next + count - 1) % count]
+        let back = ring[(next + 2 * count - 1 - min(count - 1, Self.trendHops)) % count]
+        for band in 0..<Band.allCases.count where predicted & (1 << band) != 0 {
+            let trend = pow((now[band] + Self.floor) / (back[band] + Self.floor), Self.trendGain)
+            newest[band] *= min(Self.largestTrend, max(1 / Self.largestTrend, trend))
+        }
         energies.removeAll(keepingCapacity: true)
         for band in 0..<Band.allCases.count { energies.append(newest[band]) }
+    }
+
+    /// The bands' ranges changed: the powers in the ring were measured in the old ones, and a band that now holds a
+    /// sound it did not would be carried along a trend that is no sound's (a 1 kHz tone moved into the bass band
+    /// lifted the bass band's gain ceiling by 6 dB, and its light stayed at 0.73).
+    mutating func bandsChanged() {
+        untilTrend = Self.trendHops + 1
     }
 
     /// The hops' powers weighted by `weights` (oldest first).

@@ -173,7 +173,7 @@ public final class LevelAnalyzer {
 
     /// One detector hop through the level chain.
     private func stepLevels() {
-        track.push(detector.bandPowers, own: detector.ownBandPowers)
+        track.push(detector.bandPowers, own: detector.ownBandPowers, longBands: ~detector.shortBands & 0b111)
         track.energies(into: &hopEnergies)
         hopResult = processor.process(
             meanSquares: hopEnergies, rmsDBFS: Decibels.fromPower(detector.hopMeanSquare),
@@ -208,6 +208,7 @@ public final class LevelAnalyzer {
         if let bands = pendingBands {
             meter.setBands(bands)
             detector.setBands(bands)
+            track.bandsChanged()
             pendingBands = nil
         }
         let rms = hopCount > 0 ? sqrt(hopSquares / Double(hopCount)) : 0

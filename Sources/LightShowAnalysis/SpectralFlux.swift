@@ -30,6 +30,8 @@ final class SpectralFlux {
     /// transform measures it.
     private let bandLower: UnsafeMutablePointer<Int>
     private let bandUpper: UnsafeMutablePointer<Int>
+    /// The bins' spacing in Hz, from the last `setBands`.
+    private var binWidth: Float = 1
     /// The bins any of its bands covers, plus one each side for the neighbour maximum.
     private var binSpan: Range<Int> = 0..<0
     /// This hop's spectrum in dB (over `binSpan`; its powers first, converted in place), and each bin's rise over its
@@ -80,6 +82,7 @@ final class SpectralFlux {
     /// for the others. `sampleRate` is that of the samples it is given.
     func setBands(_ bands: [(range: FrequencyRange, floorPower: Float)?], sampleRate: Double) {
         let binWidth = sampleRate / Double(size)
+        self.binWidth = Float(binWidth)
         let last = binCount - 1
         let bandBins = bands.map { band in
             band.map { band in
@@ -112,14 +115,15 @@ final class SpectralFlux {
     }
 
     /// Transforms the `size` samples that end just before `end` and writes the onset function of each of its bands
-    /// into `values` and each one's mean square into `powers` (both indexed as `Band.allCases`); the other bands'
-    /// entries are left alone.
+    /// into `values`, each one's mean square into `powers`, and each one's mean and highest bin as power per Hz into
+    /// `densities` (two lanes a band: mean, highest; indexed as `Band.allCases`); the other bands' entries are left
+    /// alone. Per Hz, bins of windows of different lengths compare.
     func measure(
         samplesEndingAt end: UnsafePointer<Float>, into values: UnsafeMutablePointer<Float>,
-        powers: UnsafeMutablePointer<Float>
+        powers: UnsafeMutablePointer<Float>, densities: UnsafeMutablePointer<Float>
     ) {
         guard !binSpan.isEmpty else { return }
-        transform(end - size, powers: powers)
+        transform(end - size, powers: powers, densities: densities)
         let bins = binCount
         let span = binSpan
         Self.rises(level: levels, history: past, rows: pastHops, bins: bins, span: span, into: rises)
@@ -151,9 +155,12 @@ final class SpectralFlux {
     /// band's start can splatter into its bands from (`SpillGuard`).
     private(set) var powerBelow: Float = 0
 
-    /// Windows `samples` (`size` of them), transforms them, writes each band's mean square into `powers` and fills
+    /// Windows `samples` (`size` of them), transforms them, writes each band's mean square into `powers` (and its
+    /// bins' densities, see `measure`) and fills
     /// `levels` (dB) over `binSpan`.
-    private func transform(_ samples: UnsafePointer<Float>, powers: UnsafeMutablePointer<Float>) {
+    private func transform(
+        _ samples: UnsafePointer<Float>, powers: UnsafeMutablePointer<Float>, densities: UnsafeMutablePointer<Float>
+    ) {
         let (input, half) = (fft.input, size / 2)
         for n in 0..<half { input[n] = samples[n] * halfWindow[n] }
         // The second half reads the table backwards, eight at a time (`size` is a power of two of at least 16).
@@ -175,8 +182,14 @@ final class SpectralFlux {
         powerBelow = below.count > 0 ? Self.sum(levels, below) * powerScale : 0
         // The powers land in `levels` and become dB in place.
         fft.power(bins: span, spacing: spacing, into: levels)
+        let perHz = powerScale / binWidth
         for band in 0..<Band.allCases.count where bandLower[band] < bandUpper[band] {
-            powers[band] = Self.sum(levels, bandLower[band]..<bandUpper[band]) * powerScale
+            let bins = bandLower[band]..<bandUpper[band]
+            powers[band] = Self.sum(levels, bins) * powerScale
+            var highest: Float = 0
+            for bin in bins { highest = max(highest, levels[bin]) }
+            densities[2 * band] = powers[band] / Float(bins.count) / binWidth
+            densities[2 * band + 1] = highest * perHz
         }
         guard span.count >= 8 else {
             for bin in span { levels[bin] = FastDecibels.of(levels[bin] * powerScale + floors[bin]) }

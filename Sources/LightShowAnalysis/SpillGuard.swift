@@ -42,6 +42,8 @@ struct SpillGuard {
     private(set) var powers = SIMD4<Float>()
     private(set) var splatter = SIMD4<Float>()
     private var splatterFromBelow = SIMD4<Float>()
+    /// Each band's youth on the last hop (see above): 0 for a held sound, near 1 for one just started.
+    private(set) var youth = SIMD4<Float>()
 
     /// - Parameters: `span`, the long window's length in samples; `hop`, the detector's.
     init(span: Int, hop: Int) {
@@ -65,6 +67,7 @@ struct SpillGuard {
         let safe = newest.replacing(with: .leastNormalMagnitude, where: newest .< .leastNormalMagnitude)
         var youth = 1 - weighted / safe
         youth = youth.replacing(with: 0, where: youth .< 0)
+        self.youth = youth
         var young = youth * youth     // youth⁴⁰: 2, 4, 8, 16, 32, then × 8
         young *= young
         young *= young

@@ -217,8 +217,9 @@ import Testing
         }
     }
 
-    /// Given the band's sound, an accent holds while the sound still rises, then falls with it: a chord that stops
-    /// takes its accent with it, whatever the decay.
+    /// Given the band's sound, an accent lifts the light to the sound's level (a soft hit lights less than a loud
+    /// one), rises with it and holds while the sound still rises, then falls with it: a chord that stops takes its
+    /// accent with it, whatever the decay.
     @Test func anAccentHoldsWhileItsSoundRisesAndFallsWithIt() {
         var accents = AccentProcessor(settings: AccentSettings())
         let envelope = BandLevels(bass: 0.1)
@@ -226,11 +227,11 @@ import Testing
         let lit = accents.process(
             envelope: envelope, onsets: [onset(1.0)], time: 1.0, gateOpen: true, sound: BandLevels(bass: 0.3)
         )
-        let peak = Double(lit.accent.bass)
-        #expect(peak == 1)
-        // Still rising 40 ms on, past the fixed hold: no fall yet.
+        #expect(abs(Double(lit.accent.bass) - 0.3) < 1e-6)
+        // Still rising 40 ms on, past the fixed hold: the accent rises with it, no fall yet.
         let rising = accents.process(envelope: envelope, onsets: [], time: 1.04, gateOpen: true, sound: BandLevels(bass: 0.8))
-        #expect(Double(rising.accent.bass) == peak)
+        let peak = Double(rising.accent.bass)
+        #expect(abs(peak - 0.8) < 1e-6)
         // Held steady: the decay runs from the sound's peak at 1.04 s.
         let held = accents.process(envelope: envelope, onsets: [], time: 1.06, gateOpen: true, sound: BandLevels(bass: 0.8))
         #expect(abs(Double(held.accent.bass) - peak * exp(-0.02 / tau)) < 1e-6)
@@ -241,6 +242,15 @@ import Testing
         let gone = accents.process(envelope: envelope, onsets: [], time: 1.1, gateOpen: true, sound: BandLevels(bass: 0))
         #expect(gone.accent.bass == 0)
         #expect(abs(gone.levels.bass - 0.1 * 0.85) < 1e-6)
+    }
+
+    /// A sound quieter than the least visible lift still lifts its light by that much.
+    @Test func aSoftHitStillLiftsByTheLeastVisibleLift() {
+        var accents = AccentProcessor(settings: AccentSettings())
+        let lit = accents.process(
+            envelope: BandLevels(bass: 0.5), onsets: [onset(1.0)], time: 1.0, gateOpen: true, sound: BandLevels(bass: 0.2)
+        )
+        #expect(abs(Double(lit.accent.bass) - (0.5 * 0.85 + AccentProcessor.minimumLift)) < 1e-6)
     }
 
     /// The next onset rises from where the last accent has fallen to, following its sound as last shown.

@@ -61,7 +61,7 @@ import TestSupport
     }
 
     /// The same sines with accents on: no onset and no accent in the bands above their own. (Below, a sine's start
-    /// is as flat as a click's, which is an onset in every band: `OnsetDetectorTests`.)
+    /// is no onset either: `aSwitchedOnSineGivesNoOnsetInTheBandsBelow`.)
     @Test(arguments: [30.0, 60.0])
     func aSwitchedOnSineGivesNoOnsetInTheBandsAbove(fps: Double) {
         for (index, (band, frequency)) in Self.tones.enumerated() {
@@ -74,6 +74,48 @@ import TestSupport
                 #expect(found.isEmpty, "\(frequency) Hz at \(fps) fps: \(found)")
                 #expect(frames.allSatisfy { $0.accent[other] == 0 }, "\(frequency) Hz at \(fps) fps: \(other)")
             }
+        }
+    }
+
+    /// Below a switched-on sine, too: its start splatters down into the lower bands' bins, which rise by many dB
+    /// over their silence, yet it is no onset there. (A click, as flat as that splatter in total but with as much
+    /// in each bin as in the sine's band, still is: `OnsetDetectorTests`.)
+    @Test(arguments: [30.0, 60.0])
+    func aSwitchedOnSineGivesNoOnsetInTheBandsBelow(fps: Double) {
+        for (index, (band, frequency)) in Self.tones.enumerated() {
+            let frames = AnalyzerHarness.frames(
+                Self.switchedOn(frequency), sampleRate: 48_000, fps: fps, accents: AccentSettings()
+            )
+            #expect(frames.flatMap(\.onsets).contains { $0.band == band }, "\(frequency) Hz at \(fps) fps")
+            for other in Band.allCases.prefix(index) {
+                let found = frames.flatMap(\.onsets).filter { $0.band == other }
+                #expect(found.isEmpty, "\(frequency) Hz at \(fps) fps: \(found)")
+                #expect(frames.allSatisfy { $0.accent[other] == 0 }, "\(frequency) Hz at \(fps) fps: \(other)")
+            }
+        }
+    }
+
+    /// A tremolo (80 % deep: the amplitude swings 14 dB) is the sound's level changing, and the light follows it:
+    /// without accents it rises and falls each cycle, by 0.17 (treble) to over 0.2 of full scale. With accents it
+    /// gives no onset and no accent: the light is the same pulse, under the accents' headroom.
+    @Test(arguments: [(Band.bass, 110.0), (.mid, 440), (.treble, 5000)])
+    func aTremoloPulsesTheLightOncePerCycleWithoutAccent(band: Band, frequency: Double) {
+        let rate = 4.0
+        let tone = AccentSignals.tremoloTone(frequency: frequency, depth: 0.8, rate: rate, seconds: 4, fadeIn: 1)
+        let plain = AnalyzerHarness.frames(tone, sampleRate: 48_000, fps: 60)
+        // Whole cycles from 1.5 s, once the fade-in and the gain have settled.
+        let cycles = Array(stride(from: 1.5, to: 3.75, by: 1 / rate))
+        for start in cycles {
+            let levels = plain.filter { $0.time >= start && $0.time < start + 1 / rate }.map { $0.levels[band] }
+            let swing = (levels.max() ?? 0) - (levels.min() ?? 0)
+            #expect(swing >= 0.15, "\(frequency) Hz: the cycle at \(start) s swung by \(swing)")
+        }
+        let accented = AnalyzerHarness.frames(tone, sampleRate: 48_000, fps: 60, accents: AccentSettings())
+        #expect(accented.flatMap(\.onsets).isEmpty, "\(frequency) Hz: \(accented.flatMap(\.onsets))")
+        #expect(accented.allSatisfy { $0.accent == .zero }, "\(frequency) Hz")
+        let headroom = Float(1 - AccentSettings().headroom)
+        for (with, without) in zip(accented, plain) where with.time >= 1.5 {
+            #expect(abs(with.levels[band] - without.levels[band] * headroom) < 1e-4, "\(frequency) Hz at \(with.time) s")
         }
     }
 
