@@ -6,19 +6,19 @@ import Darwin
 public import LightShowCore
 
 /// Accents on top of the envelope, per band: an onset lifts its light at once toward full, by its strength, but no
-/// higher than the band's sound then (its level before the envelope's attack), unless that is less than
-/// `minimumLift`; and then follows the band's own sound: the lift holds while the sound still rises (at least `hold`), falls as the
-/// sound falls (by the sound's level over its peak since the onset), and over a sound that holds it falls back
-/// exponentially over the band's decay. A fixed fall did not follow a kick that rings for 300 ms or a chord that
-/// stops after 80: on `accents.sh`'s songs each light then tracked its band's envelope less well with accents than
-/// without. Lifted toward full whatever the sound's level, a soft hit lit as high as a loud one: Spearman r at zero
-/// lag against the band's 20 ms RMS was 0.83 / 0.88 / 0.91 with accents, 0.85 / 0.89 / 0.92 without; no higher than
-/// the sound, 0.85 / 0.89 / 0.93 (0.85 / 0.88 / 0.93 allowing 0.1 over it). Falling from the onset at once
-/// cost up to a frame of decay before the light was ever seen: at 60 fps a treble accent (60 ms) lost up to a
-/// quarter of its peak, and on a light already at 0.7 that ate most of the rise (`accents.sh`: 16% of the drum
-/// hits detected in time rose by less than 0.1). The hold depends on time alone, so every frame rate shows the
-/// same accent at the same moment. The light shows the larger of the envelope (scaled below
-/// full by the headroom, so an onset always has room to rise) and the accent, never their sum, so nothing clips.
+/// higher than the band's sound then (its level before the envelope's attack), unless that is less than `minimumLift`
+/// or `firstLiftShare` of the strength's lift; and then follows the band's own sound: the lift holds while the sound
+/// still rises (at least `hold`), falls as the sound falls (by the sound's level over its peak since the onset), and
+/// over a sound that holds it falls back exponentially over the band's decay. A fixed fall did not follow a kick that
+/// rings for 300 ms or a chord that stops after 80: on `accents.sh`'s songs each light then tracked its band's envelope
+/// less well with accents than without. Lifted toward full whatever the sound's level, a soft hit lit as high as a loud
+/// one: Spearman r at zero lag against the band's 20 ms RMS was 0.83 / 0.88 / 0.91 with accents, 0.85 / 0.89 / 0.92
+/// without; no higher than the sound, 0.85 / 0.89 / 0.93 (0.85 / 0.88 / 0.93 allowing 0.1 over it). Falling from the
+/// onset at once cost up to a frame of decay before the light was ever seen: at 60 fps a treble accent (60 ms) lost up
+/// to a quarter of its peak, and on a light already at 0.7 that ate most of the rise (`accents.sh`: 16% of the drum
+/// hits detected in time rose by less than 0.1). The hold depends on time alone, so every frame rate shows the same
+/// accent at the same moment. The light shows the larger of the envelope (scaled below full by the headroom, so an
+/// onset always has room to rise) and the accent, never their sum, so nothing clips.
 /// Full-contrast lifts (`FlashContrast`: by the light's colour over the background) are limited per light
 /// (`FlashLimiter`); past the limit an onset still lifts the light, by the most that is not a flash.
 /// Pure numbers, no I/O; allocation-free per frame.
@@ -33,6 +33,12 @@ public struct AccentProcessor: Sendable {
     /// The longest a sound still rising holds its accent: a kick or a chord peaks within tens of milliseconds,
     /// while a level creeping up as the gain recovers would otherwise hold it for ever.
     public static let longestHold = 0.1
+    /// The least an accent starts at, as a share of its lift by the onset's strength. The band's sound lags the
+    /// music by most of the level's window, so an accent no higher than the sound at the onset reached half its rise
+    /// late (`accents.sh` live: kicks' median delay 12 → 20 ms, 90th percentile 32 → 40 ms). Offline, bass r at
+    /// zero lag with accents against the band's 20 ms RMS by this share: 0.850 at 0, 0.851 at 0.65 and 0.7, 0.848 at
+    /// 0.75, 0.827 at 1 (0.848 without accents); kicks reached half their rise as early as at 1 from 0.65 on.
+    public static let firstLiftShare = 0.7
 
     public private(set) var settings: AccentSettings
     /// Per band: the light's colour over the background, which decides what is a flash.
@@ -116,10 +122,10 @@ public struct AccentProcessor: Sendable {
             }
             peaks[index] = min(1, base + rise)
             ceilings[index] = peaks[index]
-            // No higher than the band's sound now, unless that is less than the least visible lift; it rises with
-            // the sound while that still rises (`follow`).
+            // No higher than the band's sound now, unless that is less than the least visible lift or the first
+            // share of the lift; it rises with the sound while that still rises (`follow`).
             if let sound {
-                let least = base + min(Self.minimumLift, 1 - base)
+                let least = max(base + min(Self.minimumLift, 1 - base), Self.firstLiftShare * peaks[index])
                 peaks[index] = min(peaks[index], max(Double(sound[onset.band]), least))
             }
             onsetTimes[index] = onset.time
