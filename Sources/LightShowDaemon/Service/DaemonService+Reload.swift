@@ -45,7 +45,17 @@ extension DaemonService {
         }
     }
 
-    /// `body`'s reply, from a thread of its own.
+    /// The thread every reload's blocking steps run on, started on first use.
+    private func reloadThread() throws(LightShowError) -> WorkerThread {
+        try reloadWorker.withLock { (worker: inout WorkerThread?) throws(LightShowError) -> WorkerThread in
+            if let worker { return worker }
+            let started = try WorkerThread(name: "ls-reload")
+            worker = started
+            return started
+        }
+    }
+
+    /// `body`'s reply, from the reload thread.
     private func offPool(_ body: @escaping @Sendable () -> ControlReply) async -> ControlReply {
         do throws(LightShowError) {
             return try await onThread(body)
@@ -54,10 +64,10 @@ extension DaemonService {
         }
     }
 
-    /// `body`'s result, from a thread of its own; throws only when no thread can be had.
+    /// `body`'s result, from the reload thread; throws only when no thread can be had.
     private func onThread<Value: Sendable>(_ body: @escaping @Sendable () -> Value) async throws(LightShowError) -> Value {
         do {
-            return try await DedicatedThread.complete(name: "ls-reload", body)
+            return try await reloadThread().complete(body)
         } catch {
             throw error as? LightShowError ?? LightShowError("reload: \(error)", exitStatus: .ioError)
         }

@@ -33,6 +33,8 @@ public final class DaemonService: Service, Sendable {
     let lights: LightsOutputs
     /// Reloads and `set-band`, one at a time on a thread of their own: SIGHUP and `ctl reload` may race.
     let reloads = ReloadQueue()
+    /// Where reloads and edits do their blocking steps (`reloadThread()`).
+    let reloadWorker = Mutex<WorkerThread?>(nil)
     /// Set once READY=1 went out: a reload before then (SIGHUP while a Pulse server is awaited) must not send it early.
     let isReady = Atomic(false)
     private let connectionCounts = Mutex<Callback<Void, ControlCounts>?>(nil)
